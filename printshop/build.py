@@ -1,0 +1,191 @@
+"""The build pipeline: load -> validate -> render -> impose -> write.
+
+Everything is gathered and checked first; components are drawn in memory (on both cores when
+there are several); output/ is touched only when the whole build has succeeded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .components import RENDERERS
+from .errors import PrintshopError, Problem, Problems
+from .geometry import PrintOptions
+from .loader import load_game
+from .models import Game
+from .project import Project
+from .rules import validate
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class ComponentPDF:
+    """One component's finished PDF and what the contents page says about it."""
+
+    game: str
+    component: str
+    name: str
+    kind: str
+    pdf: bytes
+    pages: int
+    duplex: bool
+    note: str
+    stock: str
+    cut: str
+
+
+@dataclass
+class GameBuild:
+    """Everything built for one game."""
+
+    game: Game
+    components: list[ComponentPDF] = field(default_factory=list)
+    combined: bytes = b""
+
+    def files(self) -> dict[str, bytes]:
+        """Return the files to write, relative to the output folder."""
+        out = {f"{self.game.id}/{c.component}.pdf": c.pdf for c in self.components}
+        out[f"{self.game.id}/{self.game.id}-print-and-play.pdf"] = self.combined
+        return out
+
+
+def load_games(project: Project, ids) -> list[Game]:
+    """Load every selected game, gathering all problems before failing."""
+    problems = Problems()
+    games = []
+    for folder in project.select(list(ids)):
+        try:
+            games.append(load_game(folder))
+        except PrintshopError as exc:
+            problems.extend(exc.problems)
+    problems.raise_if_any()
+    return games
+
+
+def check_games(games: list[Game]) -> None:
+    """Run every game's rules; fail with all broken rules at once."""
+    problems = Problems()
+    for game in games:
+        problems.extend(validate(game))
+    problems.raise_if_any()
+
+
+def render_component(game: Game, component_id: str, opts: PrintOptions
+                     ) -> ComponentPDF | list[Problem]:
+    """Draw, impose and render one component to PDF (runs in a worker process)."""
+    from .pdf import SVGRenderError, pages_to_pdf
+    from .templates import TemplateProblem
+    from .text import TextError
+
+    part = game.part(component_id)
+    spec = part.spec
+    where = f"templates/{game.id}"
+    try:
+        rendered = RENDERERS[spec.kind](game, part, opts)
+        title = f"{game.manifest.name} — {spec.name}"
+        pdf = pages_to_pdf(rendered.pages, title)
+    except TemplateProblem as exc:
+        return [Problem(f"{where}/{exc.template}", f"while drawing {exc.what}: "
+                        f"{str(exc).split(': ', 2)[-1]}", (), exc.line)]
+    except (TextError, SVGRenderError, ValueError) as exc:
+        return [Problem(f"data/{game.id}/game.yaml", f"{spec.id}: {exc}",
+                        ("components", spec.id))]
+    return ComponentPDF(game.id, spec.id, spec.name, spec.kind, pdf, len(rendered.pages),
+                        rendered.duplex, rendered.note, spec.stock, spec.cut)
+
+
+def _job(args):
+    return render_component(*args)
+
+
+def default_jobs() -> int:
+    """Return how many worker processes to use: one per core, at most two here."""
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None = None,
+               jobs: int | None = None) -> list[GameBuild]:
+    """Render every component of every game, in parallel where it pays."""
+    tasks = [(g, p.id, opts) for g in games for p in g.parts]
+    jobs = jobs or default_jobs()
+    results: list = []
+    if jobs > 1 and len(tasks) > 1:
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=ctx) as pool:
+            for (game, cid, _), res in zip(tasks, pool.map(_job, tasks)):
+                results.append(res)
+                if progress:
+                    progress(f"{game.id}/{cid}")
+    else:
+        for task in tasks:
+            results.append(_job(task))
+            if progress:
+                progress(f"{task[0].id}/{task[1]}")
+    problems = Problems()
+    builds = {g.id: GameBuild(g) for g in games}
+    for (game, _, _), res in zip(tasks, results):
+        if isinstance(res, list):
+            problems.extend(res)
+        else:
+            builds[game.id].components.append(res)
+    problems.raise_if_any()
+    for b in builds.values():
+        b.combined = combine(b, opts)
+    return list(builds.values())
+
+
+def combine(build: GameBuild, opts: PrintOptions) -> bytes:
+    """Return the game's print-and-play PDF: a contents page, then every component."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, ByteStringObject
+
+    from .contents import contents_pdf
+
+    contents = contents_pdf(build, opts)
+    writer = PdfWriter()
+    digest = hashlib.md5()
+    start = 0
+    for title, pdf in [("Contents", contents)] + [(c.name, c.pdf) for c in build.components]:
+        reader = PdfReader(io.BytesIO(pdf))
+        writer.append(reader, import_outline=False)
+        writer.add_outline_item(title, start)
+        start += len(reader.pages)
+        digest.update(pdf)
+    writer.add_metadata({"/Title": f"{build.game.manifest.name} — print and play",
+                         "/Creator": "printshop", "/Producer": "printshop"})
+    ident = ByteStringObject(digest.digest())
+    writer._ID = ArrayObject([ident, ident])
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+@dataclass
+class BuildReport:
+    """What a build wrote."""
+
+    files: list[Path]
+    games: list[GameBuild]
+
+
+def build(project: Project, ids, opts: PrintOptions, out_dir: Path,
+          progress: Progress | None = None, jobs: int | None = None) -> BuildReport:
+    """Build the selected games into out_dir; write nothing unless everything succeeded."""
+    from .output import write_files
+
+    games = load_games(project, ids)
+    check_games(games)
+    builds = render_all(games, opts, progress, jobs)
+    files: dict[str, bytes] = {}
+    for b in builds:
+        files.update(b.files())
+    written = write_files(Path(out_dir), files)
+    return BuildReport(written, builds)

@@ -1,0 +1,61 @@
+"""What every component renderer receives and returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, Protocol
+
+from ..geometry import PrintOptions
+from ..impose import Face, Page
+from ..models import Game, Part
+from ..templates import make_environment, render
+
+SAFE_MARGIN = 3.0  # keep text this far inside the trim line
+
+
+@dataclass
+class Rendered:
+    """A component drawn and imposed: its pages and what the contents page says of it."""
+
+    component: str
+    name: str
+    pages: list[Page]
+    duplex: bool = False
+    note: str = ""
+    faces: dict[str, list[Face]] = field(default_factory=dict)
+
+
+class Renderer(Protocol):
+    def __call__(self, game: Game, part: Part, opts: PrintOptions) -> Rendered: ...
+
+
+@lru_cache(maxsize=16)
+def _env_for(game_id: str, dirs: tuple, icon_items: tuple):
+    return make_environment(list(dirs), dict(icon_items))
+
+
+def environment(game: Game):
+    """Return the (cached) template environment of a game."""
+    return _env_for(game.id, tuple(str(d) for d in game.template_dirs),
+                    tuple(sorted(game.icons.items())))
+
+
+def base_context(game: Game, opts: PrintOptions) -> dict:
+    """Return what every template of the game sees."""
+    m = game.manifest
+    return {
+        "game": {"id": game.id, "name": m.name, "subtitle": m.subtitle, "designer": m.designer,
+                 "players": m.players},
+        "style": {"title_font": m.style.title_font, "body_font": m.style.body_font,
+                  **m.style.colors},
+        "low_ink": opts.low_ink,
+    }
+
+
+def draw(game: Game, template: str, context: dict, what: str) -> str:
+    """Render one of the game's templates with the shared context added."""
+    return render(environment(game), template, context, what)
+
+
+RendererFn = Callable[[Game, Part, PrintOptions], Rendered]

@@ -1,0 +1,92 @@
+"""The fonts printshop ships: where they are, how cairo finds them, and their metrics."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+
+# Family name as written in SVG -> files by weight. The first family is the fallback for any
+# character another family lacks.
+FAMILIES = {
+    "DejaVu Sans Condensed": {"normal": "DejaVuSansCondensed.ttf",
+                              "bold": "DejaVuSansCondensed-Bold.ttf",
+                              "italic": "DejaVuSansCondensed-Oblique.ttf"},
+    "Linux Libertine O": {"normal": "LinLibertine_R.otf", "bold": "LinLibertine_RB.otf"},
+}
+FALLBACK = "DejaVu Sans Condensed"
+ALIASES = {"body": "DejaVu Sans Condensed", "title": "Linux Libertine O",
+           "sans": "DejaVu Sans Condensed", "serif": "Linux Libertine O"}
+
+_CONF = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <dir>{fonts}</dir>
+  <cachedir>{cache}</cachedir>
+  <config><rescan><int>0</int></rescan></config>
+</fontconfig>
+"""
+
+
+def use_shipped_fonts() -> None:
+    """Point fontconfig at the shipped fonts only, so output never depends on the machine."""
+    if os.environ.get("PRINTSHOP_FONTCONFIG_SET") == str(FONT_DIR):
+        return
+    key = hashlib.sha1(str(FONT_DIR).encode()).hexdigest()[:12]
+    base = Path(tempfile.gettempdir()) / f"printshop-fontconfig-{key}"
+    (base / "cache").mkdir(parents=True, exist_ok=True)
+    conf = base / "fonts.conf"
+    text = _CONF.format(fonts=FONT_DIR, cache=base / "cache")
+    if not conf.is_file() or conf.read_text() != text:
+        tmp = base / f"fonts.conf.{os.getpid()}"
+        tmp.write_text(text)
+        os.replace(tmp, conf)
+    os.environ["FONTCONFIG_FILE"] = str(conf)
+    os.environ["PRINTSHOP_FONTCONFIG_SET"] = str(FONT_DIR)
+
+
+def resolve_family(name: str) -> str:
+    """Return the shipped family for a family name or alias ('body', 'title')."""
+    family = ALIASES.get(name, name)
+    if family not in FAMILIES:
+        raise KeyError(name)
+    return family
+
+
+@dataclass(frozen=True)
+class FaceMetrics:
+    """Advance widths and vertical metrics of one font face, in em units."""
+
+    widths: dict[int, float]
+    ascent: float
+    descent: float
+
+    def covers(self, char: str) -> bool:
+        """Say whether this face has a glyph for the character."""
+        return ord(char) in self.widths
+
+    def width(self, text: str) -> float:
+        """Return the advance of ``text`` in em, without kerning (as cairo's toy API draws)."""
+        w = self.widths
+        return sum(w.get(ord(c), 0.5) for c in text)
+
+
+@lru_cache(maxsize=None)
+def face(family: str, weight: str = "normal") -> FaceMetrics:
+    """Load the metrics of a shipped face (cached for the process)."""
+    from fontTools.ttLib import TTFont
+
+    files = FAMILIES[resolve_family(family)]
+    file = files.get(weight) or files["normal"]
+    font = TTFont(FONT_DIR / file, lazy=True)
+    upem = font["head"].unitsPerEm
+    hmtx = font["hmtx"].metrics
+    cmap = font.getBestCmap()
+    widths = {code: hmtx[glyph][0] / upem for code, glyph in cmap.items()}
+    hhea = font["hhea"]
+    return FaceMetrics(widths, hhea.ascent / upem, -hhea.descent / upem)

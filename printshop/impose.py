@@ -1,0 +1,512 @@
+"""Impose faces onto pages: card sheets with crop marks, duplex and gutter-fold backs,
+one card per page for print shops, large drawings tiled with overlap, and booklets.
+
+All coordinates are millimetres from the page's top-left corner.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from . import text as textmod
+from .geometry import LABEL_BAND, PrintOptions, paper_size
+
+MARK_GAP = 1.0      # between the bleed edge and a crop mark
+MARK_MAX = 5.0      # longest crop mark
+MARK_MIN = 2.0      # shorter than this and the mark is left out
+MARK_STROKE = 0.2
+SLUG = 8.0          # room for crop marks around a one-card page
+
+
+@dataclass(frozen=True)
+class Face:
+    """One side of a card as an SVG fragment in its own coordinates (0,0 = trim corner)."""
+
+    svg: str
+    w: float
+    h: float
+    bleed: float
+    shape: str = "rect"
+
+
+@dataclass(frozen=True)
+class Item:
+    """A physical card to place: its front, its back (or None) and its id."""
+
+    front: Face
+    back: Face | None
+    card_id: str
+
+
+@dataclass
+class Placement:
+    """Where a face's trim box sits on a page."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    bleed: float
+    side: str
+    card_id: str
+
+
+@dataclass
+class Page:
+    """One page: its size, SVG body, what was placed, and its label."""
+
+    width: float
+    height: float
+    parts: list[str] = field(default_factory=list)
+    placements: list[Placement] = field(default_factory=list)
+    label: str = ""
+    side: str = "front"
+    trim_box: tuple | None = None
+    bleed_box: tuple | None = None
+    scale_check: float = 1.0
+
+
+def _f(v: float) -> str:
+    return textmod._fmt(v)
+
+
+def nest(face: Face, x: float, y: float) -> str:
+    """Return SVG placing ``face`` with its trim corner at (x, y), clipped to its bleed."""
+    b = face.bleed
+    return (f'<svg x="{_f(x - b)}" y="{_f(y - b)}" width="{_f(face.w + 2 * b)}" '
+            f'height="{_f(face.h + 2 * b)}" viewBox="{_f(-b)} {_f(-b)} {_f(face.w + 2 * b)} '
+            f'{_f(face.h + 2 * b)}">{face.svg}</svg>')
+
+
+def _line(x1, y1, x2, y2, stroke="#000", width=MARK_STROKE, dash=None) -> str:
+    d = f' stroke-dasharray="{dash}"' if dash else ""
+    return (f'<line x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}" stroke="{stroke}" '
+            f'stroke-width="{_f(width)}"{d}/>')
+
+
+def crop_marks(placements: list[Placement], page_w: float, page_h: float, margin: float,
+               region: tuple | None = None) -> list[str]:
+    """Draw crop marks in the margins outside the block of cards, one per trim edge."""
+    if not placements:
+        return []
+    rx0, ry0, rx1, ry1 = region or (0.0, 0.0, page_w, page_h)
+    left = min(p.x - p.bleed for p in placements)
+    right = max(p.x + p.w + p.bleed for p in placements)
+    top = min(p.y - p.bleed for p in placements)
+    bottom = max(p.y + p.h + p.bleed for p in placements)
+    xs = sorted({round(v, 4) for p in placements for v in (p.x, p.x + p.w)})
+    ys = sorted({round(v, 4) for p in placements for v in (p.y, p.y + p.h)})
+    out = []
+    room_top = top - MARK_GAP - (ry0 + margin)
+    room_bottom = (ry1 - margin) - (bottom + MARK_GAP)
+    room_left = left - MARK_GAP - (rx0 + margin)
+    room_right = (rx1 - margin) - (right + MARK_GAP)
+    for x in xs:
+        if room_top >= MARK_MIN:
+            out.append(_line(x, top - MARK_GAP, x, top - MARK_GAP - min(room_top, MARK_MAX)))
+        if room_bottom >= MARK_MIN:
+            out.append(_line(x, bottom + MARK_GAP, x,
+                             bottom + MARK_GAP + min(room_bottom, MARK_MAX)))
+    for y in ys:
+        if room_left >= MARK_MIN:
+            out.append(_line(left - MARK_GAP, y, left - MARK_GAP - min(room_left, MARK_MAX), y))
+        if room_right >= MARK_MIN:
+            out.append(_line(right + MARK_GAP, y,
+                             right + MARK_GAP + min(room_right, MARK_MAX), y))
+    return out
+
+
+def cut_lines(placements: list[Placement], shape: str) -> list[str]:
+    """Draw a thin cut outline on each token's trim edge."""
+    out = []
+    for p in placements:
+        if shape == "circle":
+            out.append(f'<circle cx="{_f(p.x + p.w / 2)}" cy="{_f(p.y + p.h / 2)}" '
+                       f'r="{_f(min(p.w, p.h) / 2)}" fill="none" stroke="#555" '
+                       f'stroke-width="{_f(MARK_STROKE)}"/>')
+        else:
+            out.append(f'<rect x="{_f(p.x)}" y="{_f(p.y)}" width="{_f(p.w)}" height="{_f(p.h)}" '
+                       f'fill="none" stroke="#555" stroke-width="{_f(MARK_STROKE)}"/>')
+    return out
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A grid of equal cells centred in a region of a page."""
+
+    cols: int
+    rows: int
+    x0: float
+    y0: float
+    pitch_x: float
+    pitch_y: float
+
+    @property
+    def count(self) -> int:
+        return self.cols * self.rows
+
+    def cell(self, i: int) -> tuple[float, float]:
+        """Return the top-left of cell i (row-major)."""
+        return self.x0 + (i % self.cols) * self.pitch_x, self.y0 + (i // self.cols) * self.pitch_y
+
+
+def fit_grid(region: tuple, cell_w: float, cell_h: float, gap: float = 0.0) -> Grid | None:
+    """Fit as many cells as possible into region (x0, y0, x1, y1), centred."""
+    x0, y0, x1, y1 = region
+    avail_w, avail_h = x1 - x0, y1 - y0
+    cols = int((avail_w + gap + 1e-9) // (cell_w + gap))
+    rows = int((avail_h + gap + 1e-9) // (cell_h + gap))
+    if cols < 1 or rows < 1:
+        return None
+    used_w = cols * cell_w + (cols - 1) * gap
+    used_h = rows * cell_h + (rows - 1) * gap
+    return Grid(cols, rows, x0 + (avail_w - used_w) / 2, y0 + (avail_h - used_h) / 2,
+                cell_w + gap, cell_h + gap)
+
+
+def _mark_room(opts: PrintOptions) -> float:
+    return MARK_GAP + MARK_MIN if opts.crop_marks else 0.0
+
+
+def sheet_plan(face: Face, opts: PrintOptions, marks: bool = True):
+    """Choose the orientation and grid that fit the most cards; return (w, h, grid)."""
+    pw, ph = paper_size(opts.paper)
+    best = None
+    cell_w, cell_h = face.w + 2 * face.bleed, face.h + 2 * face.bleed
+    room = _mark_room(opts) if marks else 0.0
+    for w, h in ((pw, ph), (ph, pw)):
+        region = (opts.margin + room, opts.margin + room, w - opts.margin - room,
+                  h - opts.margin - LABEL_BAND - room)
+        grid = fit_grid(region, cell_w, cell_h)
+        if grid and (best is None or grid.count > best[2].count):
+            best = (w, h, grid)
+    if best is None:
+        raise ValueError(f"a {face.w:g} x {face.h:g} mm card does not fit on {opts.paper} paper")
+    return best
+
+
+def fold_plan(face: Face, opts: PrintOptions):
+    """Choose a gutter-fold layout: (w, h, axis, grid of the front half)."""
+    pw, ph = paper_size(opts.paper)
+    cell_w, cell_h = face.w + 2 * face.bleed, face.h + 2 * face.bleed
+    room = _mark_room(opts)
+    best = None
+    for w, h in ((pw, ph), (ph, pw)):
+        for axis in ("x", "y"):
+            if axis == "x":  # fold along a vertical line: fronts left, backs right
+                region = (opts.margin + room, opts.margin + room, w / 2 - 2,
+                          h - opts.margin - LABEL_BAND - room)
+            else:            # fold along a horizontal line: fronts top, backs bottom
+                region = (opts.margin + room, opts.margin + room, w - opts.margin - room,
+                          h / 2 - 2)
+            grid = fit_grid(region, cell_w, cell_h)
+            if grid and (best is None or grid.count > best[3].count):
+                best = (w, h, axis, grid)
+    if best is None:
+        raise ValueError(f"a {face.w:g} x {face.h:g} mm card does not fit half a page")
+    return best
+
+
+def _place(face: Face, x: float, y: float, side: str, card_id: str, page: Page,
+           dx: float = 0.0, dy: float = 0.0) -> None:
+    page.parts.append(nest(face, x + dx, y + dy))
+    page.placements.append(Placement(x + dx, y + dy, face.w, face.h, face.bleed, side, card_id))
+
+
+def mirror_back(x: float, y: float, w: float, h: float, page_w: float, page_h: float,
+                opts: PrintOptions) -> tuple[float, float]:
+    """Return where a back goes so that it lands behind its front after the chosen flip."""
+    portrait = page_h >= page_w
+    horizontal = (opts.flip == "long") == portrait
+    if horizontal:
+        return page_w - x - w, y
+    return x, page_h - y - h
+
+
+def impose_sheets(items: list[Item], opts: PrintOptions, title: str, marks: str = "crop"
+                  ) -> list[Page]:
+    """Lay cards out on sheets: fronts only, fronts then mirrored backs, or gutter fold."""
+    if not items:
+        return []
+    face = items[0].front
+    has_backs = opts.backs != "none" and any(i.back for i in items)
+    if has_backs and opts.backs == "fold":
+        return _impose_fold(items, opts, title, marks)
+    w, h, grid = sheet_plan(face, opts)
+    pages = []
+    for start in range(0, len(items), grid.count):
+        chunk = items[start:start + grid.count]
+        front = Page(w, h, side="front", label=f"{title} · fronts")
+        for i, item in enumerate(chunk):
+            x, y = grid.cell(i)
+            _place(item.front, x + item.front.bleed, y + item.front.bleed, "front",
+                   item.card_id, front)
+        _add_marks(front, opts, marks, face.shape)
+        pages.append(front)
+        if has_backs:
+            dx, dy = opts.back_offset
+            back = Page(w, h, side="back",
+                        label=f"{title} · backs (print duplex, flip on {opts.flip} edge)")
+            for item, p in zip(chunk, front.placements):
+                if item.back is None:
+                    continue
+                bx, by = mirror_back(p.x, p.y, p.w, p.h, w, h, opts)
+                _place(item.back, bx, by, "back", item.card_id, back, dx, dy)
+            if marks == "cut":
+                back.parts.extend(cut_lines(back.placements, face.shape))
+            pages.append(back)
+    return pages
+
+
+def _add_marks(page: Page, opts: PrintOptions, marks: str, shape: str,
+               region: tuple | None = None) -> None:
+    if marks == "cut":
+        page.parts.extend(cut_lines(page.placements, shape))
+    elif opts.crop_marks:
+        page.parts.extend(crop_marks(page.placements, page.width, page.height, opts.margin,
+                                     region))
+
+
+def _impose_fold(items: list[Item], opts: PrintOptions, title: str, marks: str) -> list[Page]:
+    face = items[0].front
+    w, h, axis, grid = fold_plan(face, opts)
+    pages = []
+    for start in range(0, len(items), grid.count):
+        chunk = items[start:start + grid.count]
+        page = Page(w, h, side="fold", label=f"{title} · fold on the dashed line, glue, cut")
+        for i, item in enumerate(chunk):
+            x, y = grid.cell(i)
+            x, y = x + face.bleed, y + face.bleed
+            _place(item.front, x, y, "front", item.card_id, page)
+            if item.back is not None:
+                if axis == "x":
+                    bx, by = w - x - face.w, y
+                else:
+                    bx, by = x, h - y - face.h
+                _place(item.back, bx, by, "back", item.card_id, page)
+        if axis == "x":
+            page.parts.append(_line(w / 2, opts.margin, w / 2, h - opts.margin - LABEL_BAND,
+                                    "#888", 0.3, "3 2"))
+            halves = [(0, 0, w / 2, h), (w / 2, 0, w, h)]
+        else:
+            page.parts.append(_line(opts.margin, h / 2, w - opts.margin, h / 2, "#888", 0.3,
+                                    "3 2"))
+            halves = [(0, 0, w, h / 2), (0, h / 2, w, h)]
+        for side, region in zip(("front", "back"), halves):
+            placed = [p for p in page.placements if p.side == side]
+            if marks == "cut":
+                page.parts.extend(cut_lines(placed, face.shape))
+            elif opts.crop_marks:
+                page.parts.extend(crop_marks(placed, w, h, opts.margin, region))
+        pages.append(page)
+    return pages
+
+
+def impose_single(items: list[Item], opts: PrintOptions, title: str) -> list[Page]:
+    """One card per page, with TrimBox and BleedBox, backs on the following page."""
+    pages = []
+    for item in items:
+        sides = [("front", item.front)]
+        if opts.backs != "none" and item.back is not None:
+            sides.append(("back", item.back))
+        for side, face in sides:
+            slug = SLUG if opts.crop_marks else 0.0
+            w = face.w + 2 * face.bleed + 2 * slug
+            h = face.h + 2 * face.bleed + 2 * slug
+            page = Page(w, h, side=side, label="")
+            x, y = slug + face.bleed, slug + face.bleed
+            _place(face, x, y, side, item.card_id, page)
+            if opts.crop_marks:
+                page.parts.extend(crop_marks(page.placements, w, h, 0.0))
+            page.trim_box = (x, y, face.w, face.h)
+            page.bleed_box = (x - face.bleed, y - face.bleed, face.w + 2 * face.bleed,
+                              face.h + 2 * face.bleed)
+            pages.append(page)
+    return pages
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One page of a tiled drawing: which part of the drawing it shows."""
+
+    col: int
+    row: int
+    x: float      # drawing coordinates of the tile's visible window
+    y: float
+    w: float
+    h: float
+
+
+def tile_plan(draw_w: float, draw_h: float, opts: PrintOptions, overlap: float):
+    """Choose the orientation needing the fewest pages; return (page_w, page_h, tiles, win)."""
+    pw, ph = paper_size(opts.paper)
+    best = None
+    for w, h in ((pw, ph), (ph, pw)):
+        win_w = w - 2 * opts.margin
+        win_h = h - 2 * opts.margin - LABEL_BAND
+        if draw_w <= win_w and draw_h <= win_h:
+            cols = rows = 1
+        else:
+            cols = max(1, math.ceil((draw_w - overlap) / (win_w - overlap)))
+            rows = max(1, math.ceil((draw_h - overlap) / (win_h - overlap)))
+        if best is None or cols * rows < best[2] * best[3]:
+            best = (w, h, cols, rows, win_w, win_h)
+    w, h, cols, rows, win_w, win_h = best
+    # Spread the overlap evenly so the tiles cover the drawing exactly.
+    step_x = (draw_w - win_w) / (cols - 1) if cols > 1 else 0.0
+    step_y = (draw_h - win_h) / (rows - 1) if rows > 1 else 0.0
+    tiles = []
+    for r in range(rows):
+        for c in range(cols):
+            tw, th = min(win_w, draw_w), min(win_h, draw_h)
+            tiles.append(Tile(c, r, c * step_x, r * step_y, tw, th))
+    return w, h, cols, rows, tiles
+
+
+def tile_name(col: int, row: int) -> str:
+    """Return a tile's name: a row letter and a column number (A1, A2, B1...)."""
+    return f"{chr(ord('A') + row)}{col + 1}"
+
+
+def impose_tiles(drawing: str, draw_w: float, draw_h: float, opts: PrintOptions, title: str,
+                 overlap: float) -> tuple[list[Page], list[Tile]]:
+    """Tile a large drawing over pages with overlap, alignment marks and an assembly page."""
+    w, h, cols, rows, tiles = tile_plan(draw_w, draw_h, opts, overlap)
+    pages = []
+    for t in tiles:
+        ox = (w - t.w) / 2
+        oy = opts.margin + (h - 2 * opts.margin - LABEL_BAND - t.h) / 2
+        page = Page(w, h, side="tile")
+        page.parts.append(
+            f'<svg x="{_f(ox)}" y="{_f(oy)}" width="{_f(t.w)}" height="{_f(t.h)}" '
+            f'viewBox="{_f(t.x)} {_f(t.y)} {_f(t.w)} {_f(t.h)}">{drawing}</svg>')
+        page.placements.append(Placement(ox - t.x, oy - t.y, draw_w, draw_h, 0.0, "tile",
+                                         tile_name(t.col, t.row)))
+        if cols * rows > 1:
+            page.parts.extend(_alignment_marks(t, ox, oy, tiles, cols, rows))
+            page.label = (f"{title} · tile {tile_name(t.col, t.row)} of {cols} x {rows} · "
+                          "trim where the grey edge line meets the next tile")
+        else:
+            page.label = title
+        pages.append(page)
+    if cols * rows > 1:
+        pages.append(_assembly_page(w, h, cols, rows, tiles, draw_w, draw_h, title, opts))
+    return pages, tiles
+
+
+def _alignment_marks(t: Tile, ox: float, oy: float, tiles, cols, rows) -> list[str]:
+    """Crosshairs where neighbouring tiles overlap, and the edge line to trim to."""
+    out = []
+    right = next((o for o in tiles if o.row == t.row and o.col == t.col + 1), None)
+    below = next((o for o in tiles if o.col == t.col and o.row == t.row + 1), None)
+    left = next((o for o in tiles if o.row == t.row and o.col == t.col - 1), None)
+    above = next((o for o in tiles if o.col == t.col and o.row == t.row - 1), None)
+    cross = []
+    # Crosshairs sit at fixed drawing coordinates inside each overlap, so the same mark
+    # prints on both tiles and they line up when stacked.
+    if right is not None:
+        mx = (right.x + t.x + t.w) / 2
+        cross += [(mx, t.y + t.h * f) for f in (0.25, 0.5, 0.75)]
+    if left is not None:
+        mx = (t.x + left.x + left.w) / 2
+        cross += [(mx, t.y + t.h * f) for f in (0.25, 0.5, 0.75)]
+    if below is not None:
+        my = (below.y + t.y + t.h) / 2
+        cross += [(t.x + t.w * f, my) for f in (0.25, 0.5, 0.75)]
+    if above is not None:
+        my = (t.y + above.y + above.h) / 2
+        cross += [(t.x + t.w * f, my) for f in (0.25, 0.5, 0.75)]
+    for cx, cy in cross:
+        px, py = ox + cx - t.x, oy + cy - t.y
+        out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="2" fill="none" stroke="#c00" '
+                   f'stroke-width="0.25"/>')
+        out.append(_line(px - 3.5, py, px + 3.5, py, "#c00", 0.25))
+        out.append(_line(px, py - 3.5, px, py + 3.5, "#c00", 0.25))
+    # The line where this tile's left/top overlap begins: trim along it, then lay it over.
+    if left is not None:
+        ex = ox + (left.x + left.w) - t.x
+        out.append(_line(ex, oy, ex, oy + t.h, "#888", 0.25, "2 1.5"))
+    if above is not None:
+        ey = oy + (above.y + above.h) - t.y
+        out.append(_line(ox, ey, ox + t.w, ey, "#888", 0.25, "2 1.5"))
+    return out
+
+
+def _assembly_page(w, h, cols, rows, tiles, draw_w, draw_h, title, opts) -> Page:
+    page = Page(w, h, side="assembly", label=f"{title} · assembly diagram")
+    avail_w, avail_h = w - 2 * opts.margin - 20, h - 2 * opts.margin - LABEL_BAND - 40
+    scale = min(avail_w / draw_w, avail_h / draw_h)
+    ox = (w - draw_w * scale) / 2
+    oy = opts.margin + 30
+    page.parts.append(textmod.text_box(
+        f"**Assembly: {title}**\nThe board prints on {cols * rows} pages, {cols} across and "
+        f"{rows} down. Trim each tile along its dashed grey line on the left and top, lay it "
+        "over its neighbour so the red crosshairs meet, and tape or glue.",
+        opts.margin + 10, opts.margin, w - 2 * opts.margin - 20, 26, size=10,
+        align="center"))
+    page.parts.append(f'<rect x="{_f(ox)}" y="{_f(oy)}" width="{_f(draw_w * scale)}" '
+                      f'height="{_f(draw_h * scale)}" fill="#f2f2f2" stroke="#000" '
+                      f'stroke-width="0.4"/>')
+    for t in tiles:
+        x, y = ox + t.x * scale, oy + t.y * scale
+        page.parts.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(t.w * scale)}" '
+                          f'height="{_f(t.h * scale)}" fill="none" stroke="#c00" '
+                          f'stroke-width="0.3" stroke-dasharray="2 1"/>')
+        page.parts.append(textmod.text_box(tile_name(t.col, t.row), x, y + t.h * scale / 2 - 6,
+                                           t.w * scale, 12, size=24, align="center"))
+    return page
+
+
+def saddle_order(n_pages: int) -> list[tuple[int | None, int | None]]:
+    """Return (left, right) page indexes for each printed side, folded into one booklet."""
+    total = ((n_pages + 3) // 4) * 4
+    sides = []
+    for s in range(total // 4):
+        sides.append((total - 1 - 2 * s, 2 * s))
+        sides.append((2 * s + 1, total - 2 - 2 * s))
+    return [tuple(i if i < n_pages else None for i in pair) for pair in sides]
+
+
+def impose_booklet(faces: list[Face], opts: PrintOptions, title: str) -> list[Page]:
+    """Impose booklet pages two-up on landscape paper in saddle-stitch order."""
+    pw, ph = paper_size(opts.paper)
+    w, h = ph, pw  # landscape
+    half = w / 2
+    pages = []
+    for n, (left, right) in enumerate(saddle_order(len(faces))):
+        page = Page(w, h, side="front" if n % 2 == 0 else "back")
+        for slot, index in ((0, left), (1, right)):
+            if index is None:
+                continue
+            face = faces[index]
+            scale = min(half / face.w, h / face.h, 1.0)
+            x = slot * half + (half - face.w * scale) / 2
+            y = (h - face.h * scale) / 2
+            page.parts.append(f'<svg x="{_f(x)}" y="{_f(y)}" width="{_f(face.w * scale)}" '
+                              f'height="{_f(face.h * scale)}" viewBox="0 0 {_f(face.w)} '
+                              f'{_f(face.h)}">{face.svg}</svg>')
+            page.placements.append(Placement(x, y, face.w * scale, face.h * scale, 0.0,
+                                             page.side, str(index + 1)))
+            page.scale_check = min(page.scale_check, scale)
+        page.parts.append(_line(half, 2, half, 6, "#999", 0.2))
+        page.parts.append(_line(half, h - 6, half, h - 2, "#999", 0.2))
+        pages.append(page)
+    return pages
+
+
+def label_svg(page: Page, number: int, total: int) -> str:
+    """Return the page label (game, component, page n of m) for the bottom margin."""
+    if not page.label:
+        return ""
+    text = f"{page.label} · page {number} of {total}"
+    return str(textmod.text_box(text, 5.0, page.height - 5.0 - 4.2, page.width - 10.0, 4.0, size=7, color="#666", align="center",
+                                wrap=False))
+
+
+def page_svg(page: Page, number: int, total: int) -> str:
+    """Return the whole SVG document of a page."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(page.width)}mm" '
+            f'height="{_f(page.height)}mm" viewBox="0 0 {_f(page.width)} {_f(page.height)}">'
+            + "".join(page.parts) + label_svg(page, number, total) + "</svg>")
+

@@ -1,0 +1,279 @@
+"""Load a game folder into a typed Game, reporting every problem at once."""
+
+from __future__ import annotations
+
+import re
+import types
+import typing
+from pathlib import Path, PurePosixPath
+
+from pydantic import BaseModel, ValidationError
+
+from . import icons as icon_sets
+from .errors import PrintshopError, Problem, Problems
+from .models import (ID_PATTERN, Card, CheckSpec, DeckComponent, Game, Manifest, Part)
+from .project import SHARED_TEMPLATES, GameFolder
+from .schema import MAX_COPIES, RESERVED, check_fields
+from .source import Document, load_document
+
+_ID = re.compile(ID_PATTERN)
+
+
+def _unwrap(tp, part, data):
+    """Step from a type annotation into one key or index of the data."""
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        return _unwrap(typing.get_args(tp)[0], part, data)
+    if origin in (typing.Union, types.UnionType):
+        models = [a for a in typing.get_args(tp) if isinstance(a, type) and
+                  issubclass(a, BaseModel)]
+        if isinstance(data, dict) and "kind" in data:
+            for m in models:
+                kind = m.model_fields.get("kind")
+                if kind and data["kind"] in typing.get_args(kind.annotation):
+                    return m
+        containers = [a for a in typing.get_args(tp) if typing.get_origin(a) in (list, dict)]
+        if models and isinstance(data, dict):
+            return models[0]
+        if containers:
+            return _unwrap(containers[0], part, data)
+        return models[0] if models else None
+    if origin in (list, tuple):
+        return typing.get_args(tp)[0]
+    if origin is dict:
+        return typing.get_args(tp)[1]
+    return tp
+
+
+def _accepted_keys(root: type[BaseModel], data, loc: tuple) -> list[str]:
+    tp = root
+    for part in loc:
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            field = tp.model_fields.get(part)
+            if field is None:
+                return []
+            tp = field.annotation
+        else:
+            tp = _unwrap(tp, part, data)
+        data = data[part] if isinstance(data, (dict, list)) else None
+        while typing.get_origin(tp) is not None or (tp is not None and not (
+                isinstance(tp, type) and issubclass(tp, BaseModel))):
+            nxt = _unwrap(tp, None, data)
+            if nxt is tp or nxt is None:
+                break
+            tp = nxt
+            if isinstance(tp, type) and issubclass(tp, BaseModel):
+                break
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return [f.alias or name for name, f in tp.model_fields.items()]
+    return []
+
+
+def _clean_loc(data, loc) -> tuple:
+    """Drop the union and tag names pydantic adds, keeping only real keys and indexes."""
+    out, cur = [], data
+    for part in loc:
+        if isinstance(cur, dict) and part in cur:
+            out.append(part)
+            cur = cur[part]
+        elif isinstance(cur, list) and isinstance(part, int) and part < len(cur):
+            out.append(part)
+            cur = cur[part]
+        elif isinstance(part, int) or (isinstance(cur, dict) and part not in cur and
+                                       not re.match(r"^[A-Z]|^(str|int|float|tuple|list|"
+                                                    r"dict|function|literal)", str(part))):
+            out.append(part)
+            cur = None
+    return tuple(out)
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def validation_problems(exc: ValidationError, doc: Document, root: type[BaseModel],
+                        prefix: tuple = ()) -> list[Problem]:
+    """Translate pydantic's errors into located Problems."""
+    problems, seen = [], set()
+    for err in exc.errors():
+        loc = prefix + _clean_loc(doc_data_at(doc.data, prefix), err["loc"])
+        if err["type"] == "extra_forbidden":
+            accepted = _accepted_keys(root, doc_data_at(doc.data, prefix), loc[len(prefix):-1])
+            message = f"unknown key '{loc[-1]}'; accepted keys: {', '.join(accepted)}"
+        elif err["type"] == "missing":
+            message = f"missing required key '{loc[-1]}'"
+        else:
+            msg = err["msg"].replace("Input should be", "expected").replace("Value error, ", "")
+            message = f"{msg}, got {_short(err.get('input'))}"
+        key = (loc, message)
+        if key in seen:
+            continue
+        seen.add(key)
+        problems.append(Problem(doc.file, message, loc, doc.line(loc)))
+    # A failed union reports one error per member; keep the most specific per path.
+    return problems
+
+
+def doc_data_at(data, path):
+    """Return the value at a key path, or None."""
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def safe_relative(folder: GameFolder, base: Path, name: str, label_file: str, path: tuple,
+                  problems: Problems, line=None) -> Path | None:
+    """Resolve a file named in the manifest, refusing anything outside ``base``."""
+    pure = PurePosixPath(name)
+    if pure.is_absolute() or ".." in pure.parts or "\\" in name or ":" in name:
+        problems.add(label_file, f"'{name}' must be a file name inside "
+                     f"{folder.label(base)}/ (no absolute paths, '..' or URLs)", path, line)
+        return None
+    target = (base / pure).resolve()
+    if not target.is_relative_to(base.resolve()):
+        problems.add(label_file, f"'{name}' points outside {folder.label(base)}/", path, line)
+        return None
+    return target
+
+
+def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Problems) -> list[Card]:
+    """Check a deck's data document and return its cards."""
+    data = doc.data
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+        problems.add(doc.file, "expected a mapping with a 'cards' list", (), doc.line(()))
+        return []
+    extra = [k for k in data if k != "cards"]
+    for k in extra:
+        problems.add(doc.file, f"unknown key '{k}'; accepted keys: cards", (k,), doc.line((k,)))
+    cards, ids = [], {}
+    for i, raw in enumerate(data["cards"]):
+        path = ("cards", i)
+        if not isinstance(raw, dict):
+            problems.add(doc.file, f"expected a card (a mapping with id and name), got "
+                         f"{_short(raw)}", path, doc.line(path))
+            continue
+        errors: list = []
+        card_id = raw.get("id")
+        if card_id is None:
+            errors.append((path + ("id",), "missing required key 'id'"))
+        elif not isinstance(card_id, (str, int)) or isinstance(card_id, bool) or \
+                not _ID.match(str(card_id)) or len(str(card_id)) > 64:
+            errors.append((path + ("id",), "expected an id of lowercase letters, digits and "
+                           f"'-' (at most 64), got {_short(card_id)}"))
+        else:
+            card_id = str(card_id)
+            if card_id in ids:
+                errors.append((path + ("id",), f"duplicate card id '{card_id}' (first used "
+                               f"at cards[{ids[card_id]}])"))
+            else:
+                ids[card_id] = i
+        name = raw.get("name")
+        if name is None:
+            errors.append((path + ("name",), "missing required key 'name'"))
+        elif isinstance(name, bool) or not isinstance(name, (str, int, float)) or \
+                len(str(name)) > 200:
+            errors.append((path + ("name",), f"expected a name (text up to 200 characters), "
+                           f"got {_short(name)}"))
+        copies = raw.get("copies", 1)
+        if isinstance(copies, str) and copies.strip().lstrip("-").isdigit():
+            copies = int(copies)
+        if isinstance(copies, bool) or not isinstance(copies, int) or not \
+                1 <= copies <= MAX_COPIES:
+            errors.append((path + ("copies",), f"expected a whole number of copies from 1 to "
+                           f"{MAX_COPIES}, got {_short(copies)}"))
+        fields = check_fields(raw, spec.fields, enums, path, errors, RESERVED)
+        for err_path, message in errors:
+            problems.add(doc.file, message, err_path, doc.line(err_path))
+        if not errors:
+            cards.append(Card(card_id, str(name), copies, fields, doc.line(path)))
+    if not data["cards"]:
+        problems.add(doc.file, "the deck has no cards", ("cards",), doc.line(("cards",)))
+    return cards
+
+
+def _check_enums(manifest: Manifest, doc: Document, problems: Problems) -> None:
+    def walk(specs, path):
+        for name, spec in specs.items():
+            p = path + (name,)
+            if spec.type == "enum":
+                if spec.values is None or (isinstance(spec.values, str) and
+                                           spec.values not in manifest.enums):
+                    problems.add(doc.file, f"enum field needs 'values': a list or one of the "
+                                 f"game's enums ({', '.join(manifest.enums) or 'none'})",
+                                 p, doc.line(p))
+            if spec.type == "list" and spec.items is not None:
+                walk({"items": spec.items}, p)
+            if spec.type == "object":
+                walk(spec.fields or {}, p + ("fields",))
+
+    for i, comp in enumerate(manifest.components):
+        if isinstance(comp, DeckComponent):
+            walk(comp.fields, ("components", i, "fields"))
+
+
+def load_game(folder: GameFolder) -> Game:
+    """Load and schema-check one game; raise a PrintshopError listing every problem."""
+    problems = Problems()
+    label = folder.label(folder.manifest)
+    doc = load_document(folder.manifest, label)
+    if not isinstance(doc.data, dict):
+        raise PrintshopError(Problem(label, "expected a mapping with name and components", (),
+                                     1))
+    try:
+        manifest = Manifest.model_validate(doc.data)
+    except ValidationError as exc:
+        raise PrintshopError(validation_problems(exc, doc, Manifest)) from None
+    _check_enums(manifest, doc, problems)
+    for i, rule in enumerate(manifest.rules):
+        if isinstance(rule, CheckSpec) and rule.component and rule.component not in \
+                [c.id for c in manifest.components]:
+            path = ("rules", i, "component")
+            problems.add(label, f"no component '{rule.component}'", path, doc.line(path))
+
+    template_dirs = [folder.template_dir, SHARED_TEMPLATES]
+    icons, icon_label = {}, None
+    if manifest.icons:
+        icon_path = safe_relative(folder, folder.template_dir, manifest.icons, label,
+                                  ("icons",), problems, doc.line(("icons",)))
+        if icon_path is not None:
+            icon_label = folder.label(icon_path)
+            try:
+                icons = icon_sets.load_icons(icon_path, icon_label)
+            except PrintshopError as exc:
+                problems.extend(exc.problems)
+
+    parts = []
+    for i, comp in enumerate(manifest.components):
+        cpath = ("components", i)
+        for key in ("front", "back", "template", "cover"):
+            name = getattr(comp, key, None)
+            if name is None:
+                continue
+            target = safe_relative(folder, folder.template_dir, name, label, cpath + (key,),
+                                   problems, doc.line(cpath + (key,)))
+            if target is not None and not target.is_file():
+                problems.add(label, f"template '{name}' not found in "
+                             f"{folder.label(folder.template_dir)}/", cpath + (key,),
+                             doc.line(cpath + (key,)))
+        part = Part(comp)
+        if getattr(comp, "data", None):
+            target = safe_relative(folder, folder.data_dir, comp.data, label, cpath + ("data",),
+                                   problems, doc.line(cpath + ("data",)))
+            if target is not None:
+                try:
+                    data_doc = load_document(target, folder.label(target))
+                except PrintshopError as exc:
+                    problems.extend(exc.problems)
+                    data_doc = None
+                if data_doc is not None:
+                    part.data_file = data_doc.file
+                    part.data = data_doc.data
+                    if isinstance(comp, DeckComponent):
+                        part.cards = load_cards(data_doc, comp, manifest.enums, problems)
+        parts.append(part)
+    problems.raise_if_any()
+    return Game(folder.id, manifest, parts, folder.data_dir, template_dirs, icons, icon_label)

@@ -1,0 +1,201 @@
+"""Typed models of a game: its manifest, components, card schemas and cards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=64)]
+Mm = Annotated[float, Field(ge=0, le=5000)]
+
+
+class Strict(BaseModel):
+    """Base for manifest models: unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class FieldSpec(Strict):
+    """The declared type of one card field."""
+
+    type: Literal["str", "text", "int", "number", "bool", "enum", "list", "object"]
+    required: bool = True
+    default: Any = None
+    values: list[str] | str | None = None
+    min: float | None = None
+    max: float | None = None
+    min_items: int | None = Field(None, ge=0)
+    max_items: int | None = Field(None, ge=0)
+    max_length: int = Field(2000, ge=1, le=100_000)
+    items: FieldSpec | None = None
+    fields: dict[str, FieldSpec] | None = None
+    description: str = ""
+
+
+class Style(Strict):
+    """A game's look: fonts and named colours used by its templates."""
+
+    title_font: str = "Linux Libertine O"
+    body_font: str = "DejaVu Sans Condensed"
+    colors: dict[str, str] = Field(default_factory=dict)
+
+
+class ComponentBase(Strict):
+    """What every component shares."""
+
+    id: Id
+    name: str = Field(min_length=1, max_length=120)
+    description: str = Field("", max_length=2000)
+    stock: str = Field("", max_length=200)
+    cut: str = Field("", max_length=300)
+
+
+class DeckComponent(ComponentBase):
+    """A deck of cards (or a punch sheet of tokens): data rows through a front and back."""
+
+    kind: Literal["deck", "tokens"]
+    data: str
+    front: str
+    back: str | None = None
+    size: str | tuple[Mm, Mm] = "poker"
+    shape: Literal["rect", "circle"] = "rect"
+    corner_radius: Mm = 0
+    bleed: Mm | None = None
+    fields: dict[str, FieldSpec] = Field(default_factory=dict)
+    backs_differ: bool = False
+
+
+class SheetComponent(ComponentBase):
+    """Pages drawn by one template on the chosen paper (aids, pads, tracking sheets)."""
+
+    kind: Literal["sheet"]
+    template: str
+    pages: int = Field(1, ge=1, le=200)
+    orientation: Literal["portrait", "landscape"] = "portrait"
+    data: str | None = None
+    duplex: bool = False
+
+
+class BoardComponent(ComponentBase):
+    """A drawing of a fixed size in millimetres, tiled over several pages if large."""
+
+    kind: Literal["board"]
+    template: str
+    size: tuple[Mm, Mm]
+    data: str | None = None
+    overlap: Mm = 10
+
+
+class BookletComponent(ComponentBase):
+    """Booklet pages (A5) from a data list, imposed two-up for saddle stitching."""
+
+    kind: Literal["booklet"]
+    template: str
+    cover: str | None = None
+    data: str
+    page_size: str | tuple[Mm, Mm] = "a5"
+
+
+Component = Annotated[Union[DeckComponent, SheetComponent, BoardComponent, BookletComponent],
+                      Field(discriminator="kind")]
+
+
+class CheckSpec(Strict):
+    """A declarative rule from the manifest, run by a check from the registry."""
+
+    id: Id
+    check: str
+    component: str | None = None
+    where: dict[str, Any] = Field(default_factory=dict)
+    field: str | None = None
+    equals: float | None = None
+    min: float | None = None
+    max: float | None = None
+    values: list[Any] | None = None
+    message: str = ""
+
+
+class Manifest(Strict):
+    """The whole of data/<game>/game.yaml."""
+
+    name: str = Field(min_length=1, max_length=120)
+    subtitle: str = ""
+    designer: str = ""
+    players: str = ""
+    description: str = ""
+    style: Style = Field(default_factory=Style)
+    icons: str | None = None
+    enums: dict[str, list[str]] = Field(default_factory=dict)
+    provide: list[str] = Field(default_factory=list)
+    components: list[Component] = Field(min_length=1)
+    rules: list[Union[str, CheckSpec]] = Field(default_factory=list)
+
+    @field_validator("components")
+    @classmethod
+    def _unique_ids(cls, components):
+        seen = set()
+        for c in components:
+            if c.id in seen:
+                raise ValueError(f"component id '{c.id}' is used twice")
+            seen.add(c.id)
+        return components
+
+
+@dataclass
+class Card:
+    """One distinct card of a deck: its id, name, copies and typed fields."""
+
+    id: str
+    name: str
+    copies: int
+    fields: dict[str, Any]
+    line: int | None = None
+
+    def context(self) -> dict[str, Any]:
+        """Return what a template sees as ``card``."""
+        return {"id": self.id, "name": self.name, "copies": self.copies, **self.fields}
+
+
+@dataclass
+class Part:
+    """A loaded component: its manifest entry plus the data it draws."""
+
+    spec: Any
+    cards: list[Card] = field(default_factory=list)
+    data: Any = None
+    data_file: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def kind(self) -> str:
+        return self.spec.kind
+
+    def card_count(self) -> int:
+        """Return the number of physical cards, copies included."""
+        return sum(c.copies for c in self.cards)
+
+
+@dataclass
+class Game:
+    """A loaded, schema-checked game, ready for its rules and the renderer."""
+
+    id: str
+    manifest: Manifest
+    parts: list[Part]
+    data_dir: Any
+    template_dirs: list[Any]
+    icons: dict[str, str]
+    icon_file: str | None = None
+
+    def part(self, component_id: str) -> Part:
+        """Return the component with this id."""
+        for p in self.parts:
+            if p.id == component_id:
+                return p
+        raise KeyError(component_id)

@@ -1,0 +1,102 @@
+"""Draw pages into one PDF through one cairo surface: fonts embedded and subset once."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import os
+from typing import BinaryIO, Iterable
+
+from .fonts import use_shipped_fonts
+from .impose import Page, page_svg
+
+PT_PER_MM = 72 / 25.4
+
+use_shipped_fonts()
+
+import cairocffi as cairo  # noqa: E402  (fontconfig must be pointed at our fonts first)
+from cairosvg.parser import Tree  # noqa: E402
+from cairosvg.surface import PDFSurface  # noqa: E402
+
+
+class SVGRenderError(Exception):
+    """An SVG page that cairosvg could not parse or draw."""
+
+
+def build_date() -> str:
+    """Return the date stamped into PDFs: SOURCE_DATE_EPOCH if set, else a fixed date."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    seconds = int(epoch) if epoch.isdigit() else 946684800  # 2000-01-01
+    return dt.datetime.fromtimestamp(seconds, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+class _PageSurface(PDFSurface):
+    """A cairosvg surface that draws into a shared, already open cairo PDF surface."""
+
+    target = None
+
+    def _create_surface(self, width, height):
+        self.target.set_size(width, height)
+        return self.target, width, height
+
+    def finish(self):  # the shared surface is finished once, by render_pdf
+        pass
+
+
+def render_pdf(pages: Iterable[Page], out: BinaryIO, title: str, total: int) -> int:
+    """Render pages into ``out`` as one PDF document; return the page count."""
+    surface = cairo.PDFSurface(out, 595.0, 842.0)
+    surface.set_metadata(cairo.PDF_METADATA_TITLE, title)
+    surface.set_metadata(cairo.PDF_METADATA_CREATOR, "printshop")
+    surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, build_date())
+    surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, build_date())
+    _PageSurface.target = surface
+    count = 0
+    try:
+        for number, page in enumerate(pages, start=1):
+            svg = page_svg(page, number, total)
+            try:
+                tree = Tree(bytestring=svg.encode("utf-8"), unsafe=False)
+            except Exception as exc:  # cairosvg raises parser errors of several kinds
+                raise SVGRenderError(f"page {number}: the SVG is not well-formed ({exc})") \
+                    from None
+            _PageSurface(tree, None, 96)
+            surface.show_page()
+            count += 1
+    finally:
+        surface.finish()
+        _PageSurface.target = None
+    return count
+
+
+def set_boxes(pdf: bytes, pages: list[Page]) -> bytes:
+    """Return the PDF with TrimBox and BleedBox set on pages that define them."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, ByteStringObject, FloatObject, NameObject
+
+    reader = PdfReader(io.BytesIO(pdf))
+    writer = PdfWriter(clone_from=reader)
+    for page, spec in zip(writer.pages, pages):
+        for name, box in (("/TrimBox", spec.trim_box), ("/BleedBox", spec.bleed_box)):
+            if box is None:
+                continue
+            x, y, w, h = box
+            left, top = x * PT_PER_MM, (spec.height - y) * PT_PER_MM
+            right, bottom = (x + w) * PT_PER_MM, (spec.height - y - h) * PT_PER_MM
+            page[NameObject(name)] = ArrayObject([FloatObject(round(v, 3)) for v in
+                                                  (left, bottom, right, top)])
+    ident = ByteStringObject(__import__("hashlib").md5(pdf).digest())
+    writer._ID = ArrayObject([ident, ident])
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def pages_to_pdf(pages: list[Page], title: str) -> bytes:
+    """Render a list of pages to PDF bytes, with print boxes where pages set them."""
+    buf = io.BytesIO()
+    render_pdf(pages, buf, title, len(pages))
+    data = buf.getvalue()
+    if any(p.trim_box for p in pages):
+        data = set_boxes(data, pages)
+    return data

@@ -1,0 +1,185 @@
+"""The validator: declarative checks from a manifest and named rules of the built-in games.
+
+A game's manifest lists its rules. A string names a rule (``deity.progression-order``) or a
+whole rule set (``deity``) from the registry; a mapping is a declarative check (``count``,
+``unique``, ``range``, ``sequence``) run on one component's cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from ..errors import Problem
+from ..models import Card, CheckSpec, Game, Part
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A rule broken somewhere: a message and, where known, the card or key involved."""
+
+    message: str
+    part: str | None = None
+    card: str | None = None
+    path: tuple = ()
+
+
+RuleFn = Callable[[Game], Iterable[Finding]]
+RULES: dict[str, tuple[str, RuleFn]] = {}
+
+
+def rule(rule_id: str, description: str):
+    """Register a named rule: a function of the game yielding Findings."""
+    def register(fn: RuleFn) -> RuleFn:
+        RULES[rule_id] = (description, fn)
+        return fn
+    return register
+
+
+def matching(cards: list[Card], where: dict) -> list[Card]:
+    """Return the cards whose fields equal every value in ``where``."""
+    def ok(card):
+        values = card.context()
+        for key, want in where.items():
+            have = values.get(key)
+            if isinstance(have, list):
+                if want not in have:
+                    return False
+            elif have != want:
+                return False
+        return True
+    return [c for c in cards if ok(c)]
+
+
+def _check_count(game: Game, spec: CheckSpec):
+    cards = matching(game.part(spec.component).cards, spec.where)
+    n = sum(c.copies for c in cards)
+    what = spec.message or f"cards in {spec.component}" + (
+        f" with {', '.join(f'{k}={v}' for k, v in spec.where.items())}" if spec.where else "")
+    if spec.equals is not None and n != spec.equals:
+        yield Finding(f"expected {spec.equals:g} {what}, found {n}", spec.component)
+    if spec.min is not None and n < spec.min:
+        yield Finding(f"expected at least {spec.min:g} {what}, found {n}", spec.component)
+    if spec.max is not None and n > spec.max:
+        yield Finding(f"expected at most {spec.max:g} {what}, found {n}", spec.component)
+
+
+def _check_unique(game: Game, spec: CheckSpec):
+    seen: dict = {}
+    for card in matching(game.part(spec.component).cards, spec.where):
+        value = card.context().get(spec.field)
+        key = repr(value)
+        if key in seen:
+            yield Finding(f"{spec.field} {value!r} is used by both '{seen[key]}' and "
+                          f"'{card.id}'", spec.component, card.id, (spec.field,))
+        else:
+            seen[key] = card.id
+
+
+def _check_range(game: Game, spec: CheckSpec):
+    for card in matching(game.part(spec.component).cards, spec.where):
+        value = card.context().get(spec.field)
+        values = value if isinstance(value, list) else [value]
+        for v in values:
+            if not isinstance(v, (int, float)):
+                continue
+            if (spec.min is not None and v < spec.min) or (spec.max is not None and v >
+                                                           spec.max):
+                yield Finding(f"{spec.field} is {v}, expected {spec.min:g} to {spec.max:g}",
+                              spec.component, card.id, (spec.field,))
+
+
+def _check_sequence(game: Game, spec: CheckSpec):
+    cards = matching(game.part(spec.component).cards, spec.where)
+    numbers = sorted(c.context().get(spec.field) for c in cards
+                     if isinstance(c.context().get(spec.field), int))
+    lo = int(spec.min if spec.min is not None else 1)
+    hi = int(spec.max if spec.max is not None else lo + len(numbers) - 1)
+    want = list(range(lo, hi + 1))
+    missing = sorted(set(want) - set(numbers))
+    extra = sorted(set(numbers) - set(want))
+    dupes = sorted({n for n in numbers if numbers.count(n) > 1})
+    if missing or extra or dupes:
+        parts = []
+        if missing:
+            parts.append(f"missing {', '.join(map(str, missing))}")
+        if dupes:
+            parts.append(f"duplicated {', '.join(map(str, dupes))}")
+        if extra:
+            parts.append(f"outside {lo}-{hi}: {', '.join(map(str, extra))}")
+        yield Finding(f"{spec.field} must run {lo} to {hi} without gaps: " + "; ".join(parts),
+                      spec.component)
+
+
+CHECKS: dict[str, Callable] = {
+    "count": _check_count,
+    "unique": _check_unique,
+    "range": _check_range,
+    "sequence": _check_sequence,
+}
+
+
+def locate(game: Game, finding: Finding, rule_id: str) -> Problem:
+    """Turn a Finding into a Problem with the data file and card line."""
+    file = f"data/{game.id}/game.yaml"
+    line, path = None, finding.path
+    if finding.part:
+        try:
+            part = game.part(finding.part)
+        except KeyError:
+            part = None
+        if part is not None and part.data_file:
+            file = part.data_file
+            if finding.card:
+                for i, card in enumerate(part.cards):
+                    if card.id == finding.card:
+                        path, line = ("cards", i) + tuple(finding.path), card.line
+                        break
+    return Problem(file, finding.message, path, line, rule_id)
+
+
+def rule_ids(game: Game) -> list[str | CheckSpec]:
+    """Expand the manifest's rule list: a rule set name stands for all its rules."""
+    out: list = []
+    for entry in game.manifest.rules:
+        if isinstance(entry, CheckSpec):
+            out.append(entry)
+        elif entry in RULES:
+            out.append(entry)
+        else:
+            members = sorted(r for r in RULES if r.startswith(entry + "."))
+            out.extend(members if members else [entry])
+    return out
+
+
+def validate(game: Game) -> list[Problem]:
+    """Run every rule the game's manifest lists; return what is broken."""
+    from . import games  # noqa: F401  (registers the built-in games' rules)
+
+    problems = []
+    for entry in rule_ids(game):
+        if isinstance(entry, CheckSpec):
+            check = CHECKS.get(entry.check)
+            if check is None:
+                problems.append(Problem(f"data/{game.id}/game.yaml",
+                                        f"unknown check '{entry.check}'; known checks: "
+                                        f"{', '.join(CHECKS)}", ("rules",), None, entry.id))
+                continue
+            problems.extend(locate(game, f, entry.id) for f in check(game, entry))
+        elif entry not in RULES:
+            problems.append(Problem(f"data/{game.id}/game.yaml", f"unknown rule '{entry}'",
+                                    ("rules",), None, entry))
+        else:
+            _, fn = RULES[entry]
+            try:
+                findings = list(fn(game))
+            except KeyError as exc:
+                findings = [Finding(f"the rule needs component {exc}, which the game lacks")]
+            problems.extend(locate(game, f, entry) for f in findings)
+    return problems
+
+
+def part_cards(game: Game, part_id: str) -> tuple[Part, list[Card]]:
+    """Return a component and its cards (for rule functions)."""
+    part = game.part(part_id)
+    return part, part.cards

@@ -1,0 +1,1 @@
+"""Import every built-in game's rule module so their rules register themselves."""

@@ -1,0 +1,217 @@
+"""Read YAML, TOML and CSV data files into plain values, remembering where each key stood."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .errors import PrintshopError, Problem
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+
+@dataclass
+class Document:
+    """A parsed data file: its values and the line of every key path."""
+
+    file: str
+    data: object
+    lines: dict[tuple, int] = field(default_factory=dict)
+
+    def line(self, path: tuple) -> int | None:
+        """Return the line of ``path`` or of its nearest located parent."""
+        path = tuple(path)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.lines.get(())
+
+
+class _Constructor(yaml.constructor.SafeConstructor):
+    pass
+
+
+def _yaml_to_python(node, path, lines, constructor, file):
+    lines.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        out = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise PrintshopError(Problem(file, "a key must be plain text", path,
+                                             key_node.start_mark.line + 1))
+            key = constructor.construct_object(key_node)
+            if key == "<<":
+                raise PrintshopError(Problem(file, "YAML merge keys ('<<') are not supported",
+                                             path, key_node.start_mark.line + 1))
+            if not isinstance(key, (str, int)) or isinstance(key, bool):
+                key = str(key)
+            if key in out:
+                raise PrintshopError(Problem(file, f"duplicate key '{key}'", path + (key,),
+                                             key_node.start_mark.line + 1))
+            out[key] = _yaml_to_python(value_node, path + (key,), lines, constructor, file)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_yaml_to_python(child, path + (i,), lines, constructor, file)
+                for i, child in enumerate(node.value)]
+    value = constructor.construct_object(node)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise PrintshopError(Problem(file, f"expected a finite number, got {node.value!r}", path,
+                                     node.start_mark.line + 1))
+    if not isinstance(value, (str, int, float, bool)) and value is not None:
+        # Dates, binary and other YAML types are kept as the text the user wrote.
+        value = str(node.value)
+    return value
+
+
+def _walk(node):
+    # Yields a node once per reference, so a node reached twice is an alias.
+    stack, seen = [node], set()
+    while stack:
+        current = stack.pop()
+        yield current
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            for k, v in current.value:
+                stack.extend((k, v))
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+
+
+def parse_yaml(text: str, file: str) -> Document:
+    """Parse YAML text into a Document, with a line for every key path."""
+    try:
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        raise PrintshopError(Problem(file, f"not valid YAML: {exc.problem or exc.context}",
+                                     (), line)) from None
+    except yaml.YAMLError as exc:
+        raise PrintshopError(Problem(file, f"not valid YAML: {exc}")) from None
+    if node is None:
+        return Document(file, None, {(): 1})
+    seen_ids: set[int] = set()
+    for n in _walk(node):
+        if id(n) in seen_ids:
+            raise PrintshopError(Problem(file, "YAML anchors and aliases are not supported",
+                                         (), n.start_mark.line + 1))
+        seen_ids.add(id(n))
+    lines: dict[tuple, int] = {}
+    constructor = _Constructor()
+    try:
+        data = _yaml_to_python(node, (), lines, constructor, file)
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark
+        raise PrintshopError(Problem(file, f"not valid YAML: {exc.problem}", (),
+                                     mark.line + 1 if mark else None)) from None
+    return Document(file, data, lines)
+
+
+def parse_toml(text: str, file: str) -> Document:
+    """Parse TOML text into a Document (TOML gives no per-key lines)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PrintshopError(Problem(file, f"not valid TOML: {exc}")) from None
+    return Document(file, _plain(data, file, ()), {(): 1})
+
+
+def _plain(value, file, path):
+    if isinstance(value, dict):
+        return {k: _plain(v, file, path + (k,)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v, file, path + (i,)) for i, v in enumerate(value)]
+    if isinstance(value, float) and not math.isfinite(value):
+        raise PrintshopError(Problem(file, f"expected a finite number, got {value}", path))
+    if isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def parse_csv(text: str, file: str) -> Document:
+    """Parse CSV text into a Document whose data is {'cards': [row dicts]}."""
+    try:
+        reader = csv.reader(io.StringIO(text, newline=""))
+        rows = list(reader)
+    except csv.Error as exc:
+        raise PrintshopError(Problem(file, f"not valid CSV: {exc}")) from None
+    rows = [r for r in rows if any(cell.strip() for cell in r)]
+    if not rows:
+        raise PrintshopError(Problem(file, "the CSV file is empty: expected a header row"))
+    header = [h.strip() for h in rows[0]]
+    problems = []
+    for i, name in enumerate(header):
+        if not name:
+            problems.append(Problem(file, f"column {i + 1} has no name in the header row", (), 1))
+        elif header.index(name) != i:
+            problems.append(Problem(file, f"column '{name}' appears twice in the header row",
+                                    (), 1))
+    if problems:
+        raise PrintshopError(problems)
+    cards, lines = [], {(): 1, ("cards",): 1}
+    for row_no, row in enumerate(rows[1:], start=2):
+        if len(row) > len(header):
+            problems.append(Problem(file, f"row {row_no} has {len(row)} cells but the header "
+                                    f"has {len(header)} columns", (), row_no))
+            continue
+        record = {}
+        for name, cell in zip(header, row):
+            cell = cell.strip()
+            if cell != "":
+                record[name] = cell
+        lines[("cards", len(cards))] = row_no
+        cards.append(record)
+    if problems:
+        raise PrintshopError(problems)
+    return Document(file, {"cards": cards}, lines)
+
+
+PARSERS = {".yaml": parse_yaml, ".yml": parse_yaml, ".toml": parse_toml, ".csv": parse_csv}
+
+
+def read_text(path: Path, label: str) -> str:
+    """Read a data file as UTF-8 text, with a clear error for anything else."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise PrintshopError(Problem(label, "file not found")) from None
+    except OSError as exc:
+        raise PrintshopError(Problem(label, f"cannot read the file: {exc.strerror}")) from None
+    if size > MAX_FILE_BYTES:
+        raise PrintshopError(Problem(label, f"file is {size} bytes; data files may be at most "
+                                     f"{MAX_FILE_BYTES} bytes"))
+    raw = path.read_bytes()
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise PrintshopError(Problem(label, f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at "
+                                     f"offset {exc.start}); save the file as UTF-8", (),
+                                     line)) from None
+    if "\x00" in text:
+        raise PrintshopError(Problem(label, "the file contains NUL bytes: expected text"))
+    return text
+
+
+def load_document(path: Path, label: str) -> Document:
+    """Read and parse one data file, choosing the parser by its extension."""
+    parser = PARSERS.get(path.suffix.lower())
+    if parser is None:
+        raise PrintshopError(Problem(label, f"unsupported data file type '{path.suffix}': "
+                                     f"expected one of {', '.join(sorted(PARSERS))}"))
+    return parser(read_text(path, label), label)

@@ -1,0 +1,189 @@
+"""Lay out text in SVG: wrap inside a box, shrink to fit, draw inline icons on the baseline.
+
+SVG has no wrapping, so lines are broken here with the shipped fonts' own advance widths and
+every run is placed with an explicit x; cairo then draws exactly what was measured.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from markupsafe import Markup, escape
+
+from . import fonts
+
+PT = 25.4 / 72  # millimetres per point
+MIN_PT = 6.0
+ICON_EM = 1.05
+_TOKEN = re.compile(r"(\*\*|:[a-z0-9][a-z0-9-]*:|\n|[ \t]+)")
+
+
+class TextError(Exception):
+    """Text that cannot be set: it overflows its box or uses an unprintable character."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A word fragment in one face, or an icon; widths in em."""
+
+    text: str
+    family: str
+    weight: str
+    width: float
+    icon: str | None = None
+
+
+@lru_cache(maxsize=65536)
+def _segments(word: str, family: str, weight: str) -> tuple[Piece, ...]:
+    """Split a word into runs by which face can draw each character."""
+    primary = fonts.face(family, weight)
+    fallback_family = fonts.FALLBACK
+    fallback = fonts.face(fallback_family, weight)
+    runs: list[list] = []
+    for ch in word:
+        if primary.covers(ch) or ch in "\u200d\ufe0f":
+            fam = family
+        elif fallback.covers(ch):
+            fam = fallback_family
+        elif ord(ch) in (0x200b, 0x200c, 0x200e, 0x200f) or 0x300 <= ord(ch) < 0x370:
+            fam = family
+        else:
+            raise TextError(f"no shipped font can draw {ch!r} (U+{ord(ch):04X})")
+        if runs and runs[-1][0] == fam:
+            runs[-1][1] += ch
+        else:
+            runs.append([fam, ch])
+    return tuple(Piece(t, fam, weight, fonts.face(fam, weight).width(t)) for fam, t in runs)
+
+
+def _words(text: str, family: str, icons: dict[str, str]):
+    """Yield words (lists of pieces), 'space' and 'break' markers from marked-up text."""
+    weight = "normal"
+    word: list[Piece] = []
+    for token in _TOKEN.split(text):
+        if not token:
+            continue
+        if token == "**":
+            weight = "bold" if weight == "normal" else "normal"
+        elif token == "\n":
+            if word:
+                yield word
+                word = []
+            yield "break"
+        elif token.isspace():
+            if word:
+                yield word
+                word = []
+            yield "space"
+        elif token.startswith(":") and token.endswith(":") and token[1:-1] in icons:
+            word.append(Piece("", family, weight, ICON_EM, icon=token[1:-1]))
+        else:
+            word.extend(_segments(token, family, weight))
+    if word:
+        yield word
+
+
+def _lines(words, width_em: float, space_em: float):
+    """Break words greedily into lines no wider than width_em; return (lines, widest)."""
+    lines, line, line_w, widest, pending_space = [], [], 0.0, 0.0, False
+    for w in words:
+        if w == "break":
+            lines.append(line)
+            widest = max(widest, line_w)
+            line, line_w, pending_space = [], 0.0, False
+            continue
+        if w == "space":
+            pending_space = bool(line)
+            continue
+        ww = sum(p.width for p in w)
+        extra = space_em if pending_space else 0.0
+        if line and line_w + extra + ww > width_em:
+            lines.append(line)
+            widest = max(widest, line_w)
+            line, line_w, extra = [], 0.0, 0.0
+        line.append((line_w + extra, w))
+        line_w += extra + ww
+        pending_space = False
+    lines.append(line)
+    widest = max(widest, line_w)
+    return lines, widest
+
+
+def _fmt(v: float) -> str:
+    text = f"{v:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def layout(text: str, width: float, height: float, size: float, min_size: float,
+           family: str, icons: dict[str, str], line_height: float = 1.2,
+           wrap: bool = True):
+    """Return (size_pt, lines, widths) for the largest size from ``size`` down that fits."""
+    if min_size < MIN_PT:
+        raise TextError(f"min_size {min_size}pt is below the {MIN_PT}pt readability floor")
+    family = fonts.resolve_family(family)
+    words = list(_words(str(text), family, icons))
+    space_em = fonts.face(family).width(" ")
+    face = fonts.face(family)
+    pt = float(size)
+    while True:
+        em = pt * PT
+        lines, widest = _lines(words, width / em if wrap else float("inf"), space_em)
+        needed = ((len(lines) - 1) * line_height + face.ascent + face.descent) * em
+        if widest * em <= width + 1e-6 and needed <= height + 1e-6:
+            return pt, lines, widest, em
+        if pt - 0.25 < min_size - 1e-9:
+            raise TextError(f"text does not fit in {width:g} x {height:g} mm even at "
+                            f"{min_size:g}pt: {str(text)[:60]!r}")
+        pt -= 0.25
+
+
+def text_box(text, x: float, y: float, w: float, h: float, size: float = 9,
+             min_size: float = MIN_PT, font: str = "body", color: str = "#000",
+             align: str = "left", valign: str = "top", line_height: float = 1.2,
+             icons: dict[str, str] | None = None, weight: str = "normal",
+             wrap: bool = True, icon_color: str | None = None) -> Markup:
+    """Return SVG for ``text`` wrapped in the box (x, y, w, h), shrunk to fit if needed."""
+    icons = icons or {}
+    family = fonts.resolve_family(font)
+    if weight == "bold":
+        text = f"**{text}**" if "**" not in str(text) else text
+    pt, lines, _, em = layout(text, w, h, size, min_size, family, icons, line_height, wrap)
+    face = fonts.face(family)
+    block = ((len(lines) - 1) * line_height + face.ascent + face.descent) * em
+    top = y + {"top": 0.0, "middle": (h - block) / 2, "bottom": h - block}[valign]
+    out = [f'<text font-family="{family}" font-size="{_fmt(em)}" fill="{escape(color)}">']
+    icon_out = []
+    for n, line in enumerate(lines):
+        baseline = top + face.ascent * em + n * line_height * em
+        line_w = (line[-1][0] + sum(p.width for p in line[-1][1])) if line else 0.0
+        start = x + {"left": 0.0, "center": (w - line_w * em) / 2,
+                     "right": w - line_w * em}[align]
+        for offset, word in line:
+            cursor = start + offset * em
+            for piece in word:
+                if piece.icon:
+                    icon_out.append(icon_svg(icons[piece.icon], cursor + 0.025 * em,
+                                             baseline - 0.86 * em, em, icon_color))
+                elif piece.text:
+                    attrs = f' font-family="{piece.family}"' if piece.family != family else ""
+                    attrs += ' font-weight="bold"' if piece.weight == "bold" else ""
+                    out.append(f'<tspan x="{_fmt(cursor)}" y="{_fmt(baseline)}"{attrs}>'
+                               f'{escape(piece.text)}</tspan>')
+                cursor += piece.width * em
+    out.append("</text>")
+    return Markup("<g>" + "".join(out) + "".join(icon_out) + "</g>")
+
+
+def icon_svg(fragment: str, x: float, y: float, size: float, color: str | None = None) -> Markup:
+    """Return an icon (drawn in a 100 x 100 box) placed at (x, y) with the given size."""
+    fill = f' fill="{escape(color)}"' if color else ""
+    return Markup(f'<g transform="translate({_fmt(x)} {_fmt(y)}) scale({_fmt(size / 100)})"'
+                  f'{fill}>{fragment}</g>')
+
+
+def text_width(text: str, size: float, font: str = "body", weight: str = "normal") -> float:
+    """Return the width in mm of a single line of plain text at ``size`` points."""
+    family = fonts.resolve_family(font)
+    return sum(p.width for p in _segments(str(text), family, weight)) * size * PT if text else 0.0
