@@ -11,10 +11,21 @@ from jinja2 import (FileSystemLoader, StrictUndefined, TemplateError, TemplateNo
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from . import text as textmod
+from .games import load_plugins
 from .icons import shared_icons
 
 MAX_OUTPUT_CHARS = 4_000_000
+# Helpers that built-in game modules add for their templates (e.g. drawing a map).
+EXTRA_GLOBALS: dict = {}
 MAX_SEQUENCE = 100_000
+
+
+def template_global(name: str):
+    """Register a helper function that every template can call by ``name``."""
+    def register(fn):
+        EXTRA_GLOBALS[name] = fn
+        return fn
+    return register
 
 
 class TemplateProblem(Exception):
@@ -63,6 +74,8 @@ def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Envir
         fmt=_fmt,
         PT=textmod.PT,
     )
+    load_plugins()
+    env.globals.update(EXTRA_GLOBALS)
     env.filters["fmt"] = _fmt
     return env
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from ..errors import Problem
-from ..models import Card, CheckSpec, Game, Part
+from .errors import Problem
+from .games import load_plugins
+from .models import Card, CheckSpec, Game, Part
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ def locate(game: Game, finding: Finding, rule_id: str) -> Problem:
 
 def rule_ids(game: Game) -> list[str | CheckSpec]:
     """Expand the manifest's rule list: a rule set name stands for all its rules."""
+    load_plugins()
     out: list = []
     for entry in game.manifest.rules:
         if isinstance(entry, CheckSpec):
@@ -154,8 +156,7 @@ def rule_ids(game: Game) -> list[str | CheckSpec]:
 
 def validate(game: Game) -> list[Problem]:
     """Run every rule the game's manifest lists; return what is broken."""
-    from . import games  # noqa: F401  (registers the built-in games' rules)
-
+    load_plugins()
     problems = []
     for entry in rule_ids(game):
         if isinstance(entry, CheckSpec):

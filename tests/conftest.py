@@ -1,0 +1,64 @@
+"""Shared fixtures: the built-in project, writable copies of games, PDF inspection helpers."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from printshop.geometry import PrintOptions
+from printshop.project import Project, builtin_root
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "examples" / "lantern-fair"
+MM = 72 / 25.4
+
+
+@pytest.fixture(scope="session")
+def builtin() -> Project:
+    """The built-in games."""
+    return Project.open(None)
+
+
+def copy_game(dest: Path, game_id: str, source: Path | None = None) -> Path:
+    """Copy one game (data and templates) into a fresh project folder; return the folder."""
+    root = source or builtin_root()
+    shutil.copytree(root / "data" / game_id, dest / "data" / game_id)
+    if (root / "templates" / game_id).is_dir():
+        shutil.copytree(root / "templates" / game_id, dest / "templates" / game_id)
+    return dest
+
+
+@pytest.fixture
+def game_copy(tmp_path):
+    """Return a function copying a built-in game into tmp_path as a project."""
+    def make(game_id: str, source: Path | None = None) -> Path:
+        return copy_game(tmp_path / "project", game_id, source)
+    return make
+
+
+def edit_yaml(path: Path, change) -> None:
+    """Load a YAML file, let ``change`` modify the data, and write it back."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    result = change(data)
+    path.write_text(yaml.safe_dump(result if result is not None else data, sort_keys=False,
+                                   allow_unicode=True), encoding="utf-8")
+
+
+def pdf_to_png(pdf: Path, out_dir: Path, dpi: int = 30) -> list[Path]:
+    """Render a PDF to PNG pages with pdftoppm; skip the test if poppler is missing."""
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("pdftoppm (poppler-utils) is not installed")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(pdf), str(out_dir / "page")],
+                   check=True, capture_output=True)
+    return sorted(out_dir.glob("page-*.png"))
+
+
+@pytest.fixture
+def opts() -> PrintOptions:
+    """Default print options."""
+    return PrintOptions()
