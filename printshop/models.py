@@ -103,10 +103,13 @@ Component = Annotated[Union[DeckComponent, SheetComponent, BoardComponent, Bookl
                       Field(discriminator="kind")]
 
 
+RuleId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9.-]*$", max_length=80)]
+
+
 class CheckSpec(Strict):
     """A declarative rule from the manifest, run by a check from the registry."""
 
-    id: Id
+    id: RuleId
     check: str
     component: str | None = None
     where: dict[str, Any] = Field(default_factory=dict)
