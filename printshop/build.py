@@ -156,7 +156,7 @@ def combine(build: GameBuild, opts: PrintOptions) -> bytes:
     for title, pdf in [("Contents", contents)] + [(c.name, c.pdf) for c in build.components]:
         reader = PdfReader(io.BytesIO(pdf))
         writer.append(reader, import_outline=False)
-        writer.add_outline_item(title, start)
+        writer.add_outline_item(title=title, page_number=start)
         start += len(reader.pages)
         digest.update(pdf)
     writer.add_metadata({"/Title": f"{build.game.manifest.name} — print and play",

@@ -37,14 +37,15 @@ def main() -> None:
 
 
 @main.command("list")
+@click.argument("games", nargs=-1)
 @project_option
-def list_games(project_dir):
-    """List games, their components and card counts."""
+def list_games(games, project_dir):
+    """List GAMES (default: every game), their components and card counts."""
     from .build import load_games
     from .project import Project
 
     try:
-        games = load_games(Project.open(project_dir), [])
+        games = load_games(Project.open(project_dir), games)
     except PrintshopError as exc:
         _fail(exc)
     for game in games:

@@ -19,51 +19,49 @@ from .source import Document, load_document
 _ID = re.compile(ID_PATTERN)
 
 
-def _unwrap(tp, part, data):
-    """Step from a type annotation into one key or index of the data."""
+def _resolve(tp, data):
+    """Unwrap Annotated and unions down to the type that fits ``data``."""
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            tp = typing.get_args(tp)[0]
+        elif origin in (typing.Union, types.UnionType):
+            args = typing.get_args(tp)
+            models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
+            chosen = None
+            if isinstance(data, dict) and models:
+                chosen = next((m for m in models if "kind" in m.model_fields and
+                               data.get("kind") in typing.get_args(
+                                   m.model_fields["kind"].annotation)), models[0])
+            elif isinstance(data, list):
+                chosen = next((a for a in args if typing.get_origin(a) in (list, tuple)), None)
+            tp = chosen or next(a for a in args if a is not type(None))
+        else:
+            return tp
+
+
+def _step(tp, part):
+    """Return the type one key or index below ``tp``."""
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        field = tp.model_fields.get(part)
+        return field.annotation if field else None
     origin = typing.get_origin(tp)
-    if origin is typing.Annotated:
-        return _unwrap(typing.get_args(tp)[0], part, data)
-    if origin in (typing.Union, types.UnionType):
-        models = [a for a in typing.get_args(tp) if isinstance(a, type) and
-                  issubclass(a, BaseModel)]
-        if isinstance(data, dict) and "kind" in data:
-            for m in models:
-                kind = m.model_fields.get("kind")
-                if kind and data["kind"] in typing.get_args(kind.annotation):
-                    return m
-        containers = [a for a in typing.get_args(tp) if typing.get_origin(a) in (list, dict)]
-        if models and isinstance(data, dict):
-            return models[0]
-        if containers:
-            return _unwrap(containers[0], part, data)
-        return models[0] if models else None
     if origin in (list, tuple):
         return typing.get_args(tp)[0]
     if origin is dict:
         return typing.get_args(tp)[1]
-    return tp
+    return None
 
 
-def _accepted_keys(root: type[BaseModel], data, loc: tuple) -> list[str]:
+def _accepted_keys(root: type[BaseModel], data, path: tuple) -> list[str]:
+    """Return the keys the model at ``path`` accepts."""
     tp = root
-    for part in loc:
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
-            field = tp.model_fields.get(part)
-            if field is None:
-                return []
-            tp = field.annotation
-        else:
-            tp = _unwrap(tp, part, data)
+    for part in path:
+        tp = _step(_resolve(tp, data), part)
+        if tp is None:
+            return []
         data = data[part] if isinstance(data, (dict, list)) else None
-        while typing.get_origin(tp) is not None or (tp is not None and not (
-                isinstance(tp, type) and issubclass(tp, BaseModel))):
-            nxt = _unwrap(tp, None, data)
-            if nxt is tp or nxt is None:
-                break
-            tp = nxt
-            if isinstance(tp, type) and issubclass(tp, BaseModel):
-                break
+    tp = _resolve(tp, data)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return [f.alias or name for name, f in tp.model_fields.items()]
     return []
@@ -72,19 +70,21 @@ def _accepted_keys(root: type[BaseModel], data, loc: tuple) -> list[str]:
 def _clean_loc(data, loc) -> tuple:
     """Drop the union and tag names pydantic adds, keeping only real keys and indexes."""
     out, cur = [], data
-    for part in loc:
+    for n, part in enumerate(loc):
+        last = n == len(loc) - 1
         if isinstance(cur, dict) and part in cur:
             out.append(part)
             cur = cur[part]
-        elif isinstance(cur, list) and isinstance(part, int) and part < len(cur):
+        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
             out.append(part)
             cur = cur[part]
-        elif isinstance(part, int) or (isinstance(cur, dict) and part not in cur and
-                                       not re.match(r"^[A-Z]|^(str|int|float|tuple|list|"
-                                                    r"dict|function|literal)", str(part))):
-            out.append(part)
-            cur = None
+        elif last and isinstance(part, str) and not _TYPE_NAME.match(part):
+            out.append(part)  # a missing key
     return tuple(out)
+
+
+_TYPE_NAME = re.compile(r"^([A-Z]\w*|str|int|float|bool|tuple|list|dict|function|literal)"
+                        r"(\[.*\])?")
 
 
 def _short(value) -> str:
@@ -101,6 +101,12 @@ def validation_problems(exc: ValidationError, doc: Document, root: type[BaseMode
         if err["type"] == "extra_forbidden":
             accepted = _accepted_keys(root, doc_data_at(doc.data, prefix), loc[len(prefix):-1])
             message = f"unknown key '{loc[-1]}'; accepted keys: {', '.join(accepted)}"
+        elif err["type"] == "union_tag_invalid":
+            ctx = err.get("ctx", {})
+            key = str(ctx.get("discriminator", "kind")).strip("'")
+            loc = loc + (key,)
+            message = (f"expected one of {ctx.get('expected_tags', '')}, got "
+                       f"'{ctx.get('tag', '')}'")
         elif err["type"] == "missing":
             message = f"missing required key '{loc[-1]}'"
         else:

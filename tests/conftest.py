@@ -41,11 +41,12 @@ def game_copy(tmp_path):
 
 
 def edit_yaml(path: Path, change) -> None:
-    """Load a YAML file, let ``change`` modify the data, and write it back."""
+    """Load a YAML file, let ``change`` modify the data (or return a new mapping), write it."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     result = change(data)
-    path.write_text(yaml.safe_dump(result if result is not None else data, sort_keys=False,
-                                   allow_unicode=True), encoding="utf-8")
+    if isinstance(result, dict):
+        data = result
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
 def pdf_to_png(pdf: Path, out_dir: Path, dpi: int = 30) -> list[Path]:

@@ -1,0 +1,1 @@
+"""printshop: turn tabletop-game data into print-and-play PDFs."""

@@ -1,0 +1,80 @@
+"""Imposition arithmetic: grids, mirroring, tiling coverage, booklet order."""
+
+from __future__ import annotations
+
+import pytest
+
+from printshop.geometry import PrintOptions, card_size
+from printshop.impose import (Face, Item, impose_booklet, impose_sheets, impose_tiles,
+                              mirror_back, saddle_order, sheet_plan, tile_plan)
+
+
+def face(w=63, h=88, bleed=3.0):
+    return Face("<g/>", w, h, bleed)
+
+
+def test_named_sizes():
+    assert card_size("poker") == (63, 88)
+    assert card_size("bridge") == (57, 89)
+    assert card_size([50, 70]) == (50, 70)
+    with pytest.raises(KeyError):
+        card_size("huge")
+
+
+def test_orientation_is_chosen_to_fit_the_most_cards():
+    w, h, grid = sheet_plan(face(), PrintOptions(paper="a4"))
+    assert (w, h) == (297, 210) and grid.count == 8
+    w, h, grid = sheet_plan(face(bleed=0), PrintOptions(paper="a4", bleed=0))
+    assert grid.count == 9
+
+
+def test_cards_stay_inside_the_page_margins():
+    for paper in ("a4", "letter"):
+        opts = PrintOptions(paper=paper)
+        items = [Item(face(), face(), f"c{i}") for i in range(20)]
+        for page in impose_sheets(items, opts, "t"):
+            for p in page.placements:
+                assert p.x - p.bleed >= opts.margin and p.y - p.bleed >= opts.margin
+                assert p.x + p.w + p.bleed <= page.width - opts.margin + 1e-9
+                assert p.y + p.h + p.bleed <= page.height - opts.margin + 1e-9
+
+
+@pytest.mark.parametrize("flip,portrait,expect", [
+    ("long", True, "x"), ("long", False, "y"), ("short", True, "y"), ("short", False, "x")])
+def test_back_mirroring_follows_the_flip_edge(flip, portrait, expect):
+    W, H = (210, 297) if portrait else (297, 210)
+    x, y = mirror_back(10, 20, 63, 88, W, H, PrintOptions(flip=flip))
+    assert (x, y) == ((W - 10 - 63, 20) if expect == "x" else (10, H - 20 - 88))
+
+
+def test_tiles_cover_the_board_and_overlap_evenly():
+    opts = PrintOptions(paper="a4")
+    w, h, cols, rows, tiles = tile_plan(500, 500, opts, 10)
+    assert cols * rows == len(tiles) >= 4
+    for t in tiles:
+        right = next((o for o in tiles if o.row == t.row and o.col == t.col + 1), None)
+        if right:
+            assert t.x + t.w - right.x >= 10 - 1e-9
+    assert max(t.x + t.w for t in tiles) == pytest.approx(500)
+    assert max(t.y + t.h for t in tiles) == pytest.approx(500)
+    assert min(t.x for t in tiles) == 0 and min(t.y for t in tiles) == 0
+    pages, _ = impose_tiles("<g/>", 500, 500, opts, "Board", 10)
+    assert len(pages) == len(tiles) + 1 and pages[-1].side == "assembly"
+
+
+def test_small_board_fits_one_page_without_assembly():
+    pages, tiles = impose_tiles("<g/>", 150, 150, PrintOptions(), "Board", 10)
+    assert len(tiles) == 1 and len(pages) == 1
+
+
+def test_saddle_stitch_order_for_eight_pages():
+    # Sheet 1: 8|1 on the front, 2|7 on the back; sheet 2: 6|3, then 4|5.
+    assert saddle_order(8) == [(7, 0), (1, 6), (5, 2), (3, 4)]
+    assert saddle_order(6) == [(None, 0), (1, None), (5, 2), (3, 4)]
+
+
+def test_booklet_pages_are_two_up_on_landscape_paper():
+    pages = impose_booklet([Face("<g/>", 148, 210, 0)] * 8, PrintOptions(paper="letter"), "B")
+    assert len(pages) == 4
+    assert pages[0].width > pages[0].height
+    assert all(p.scale_check <= 1 for p in pages)

@@ -1,0 +1,77 @@
+"""Text layout: wrapping with the real fonts, shrink to fit, the 6 pt floor, icons, Unicode."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from printshop import fonts, text
+
+
+def tspans(svg: str) -> list[tuple[float, float, str]]:
+    return [(float(x), float(y), t) for x, y, t in
+            re.findall(r'<tspan x="([-\d.]+)" y="([-\d.]+)"[^>]*>([^<]*)</tspan>', str(svg))]
+
+
+def test_long_text_wraps_inside_its_box():
+    words = "the river floods the valley and the farmers move to the hills " * 3
+    svg = text.text_box(words, 10, 10, 40, 60, size=10)
+    spans = tspans(svg)
+    lines = sorted({y for _, y, _ in spans})
+    assert len(lines) > 3
+    for x, y, t in spans:
+        width = text.text_width(t, 10)
+        assert 10 - 1e-6 <= x and x + width <= 50 + 1e-6
+        assert 10 <= y <= 70
+
+
+def test_text_shrinks_to_fit_but_never_below_six_points():
+    long = "word " * 60
+    pt, lines, widest, em = text.layout(long, 40, 30, 12, 6, "body", {})
+    assert 6 <= pt < 12
+    with pytest.raises(text.TextError, match="does not fit"):
+        text.layout(long * 4, 40, 30, 12, 6, "body", {})
+    with pytest.raises(text.TextError, match="below the 6.0pt"):
+        text.text_box("x", 0, 0, 10, 10, min_size=5)
+
+
+def test_measurement_matches_the_font_advances():
+    face = fonts.face("body")
+    assert text.text_width("MMMM", 10) == pytest.approx(4 * face.widths[ord("M")] * 10 * text.PT)
+    assert text.text_width("iiii", 10) < text.text_width("MMMM", 10)
+
+
+def test_inline_icons_sit_on_the_baseline():
+    icons = {"food": '<circle cx="50" cy="50" r="40"/>'}
+    svg = str(text.text_box("Gain :food: now", 0, 0, 60, 10, size=10, icons=icons))
+    (x, y, _), = [s for s in tspans(svg) if s[2].startswith("Gain")]
+    m = re.search(r'translate\(([-\d.]+) ([-\d.]+)\) scale\(([-\d.]+)\)', svg)
+    icon_x, icon_top, scale = (float(v) for v in m.groups())
+    em = 10 * text.PT
+    assert icon_x > x + text.text_width("Gain ", 10) - 0.1
+    # The icon spans the cap height and rests just below the baseline.
+    assert icon_top < y < icon_top + 100 * scale
+    assert abs((icon_top + 100 * scale) - (y + 0.19 * em)) < 0.1 * em
+    unknown = str(text.text_box("Gain :gold: now", 0, 0, 60, 10, icons=icons))
+    assert ":gold:" in unknown
+
+
+def test_bold_markup_switches_weight():
+    svg = str(text.text_box("plain **strong** plain", 0, 0, 80, 10))
+    assert re.search(r'font-weight="bold"[^>]*>strong<', svg)
+
+
+def test_accents_and_suit_symbols_are_drawn_by_shipped_fonts():
+    svg = str(text.text_box("Élodie's café ♠♥♦♣ Ærø ñ", 0, 0, 80, 10, font="title"))
+    assert "♠♥♦♣" in svg and "Élodie" in svg
+
+
+def test_characters_no_font_can_draw_are_an_error():
+    with pytest.raises(text.TextError, match="U\\+6F22"):
+        text.text_box("kanji \u6f22", 0, 0, 80, 10)
+
+
+def test_markup_in_text_is_escaped():
+    svg = str(text.text_box('<script>&"</script>', 0, 0, 80, 10))
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
