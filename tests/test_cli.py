@@ -81,3 +81,16 @@ def test_builds_are_byte_identical_across_processes(tmp_path):
         digests.append({p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
                         for p in sorted(out.rglob("*.pdf"))})
     assert digests[0] == digests[1] and len(digests[0]) == 7
+
+
+def test_accented_names_and_suit_symbols_reach_the_pdf(tmp_path):
+    import shutil
+    project = tmp_path / "project"
+    shutil.copytree(EXAMPLE, project)
+    stalls = project / "data" / "lantern-fair" / "stalls.yaml"
+    stalls.write_text(stalls.read_text(encoding="utf-8").replace(
+        "Noodle Cart", "Café Élodie ♠♥♦♣"), encoding="utf-8")
+    result = run("build", "--project", str(project), "--out", str(tmp_path / "out"), "--quiet")
+    assert result.exit_code == 0, result.output
+    text = PdfReader(tmp_path / "out" / "lantern-fair" / "stalls.pdf").pages[0].extract_text()
+    assert "Café Élodie ♠♥♦♣" in text
