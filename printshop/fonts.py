@@ -11,15 +11,16 @@ from pathlib import Path
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 
-# Family name as written in SVG -> files by weight. The first family is the fallback for any
-# character another family lacks.
+# Family name as written in SVG -> files by weight.
 FAMILIES = {
     "DejaVu Sans Condensed": {"normal": "DejaVuSansCondensed.ttf",
                               "bold": "DejaVuSansCondensed-Bold.ttf",
                               "italic": "DejaVuSansCondensed-Oblique.ttf"},
     "Linux Libertine O": {"normal": "LinLibertine_R.otf", "bold": "LinLibertine_RB.otf"},
+    "Symbola": {"normal": "Symbola.ttf"},
 }
-FALLBACK = "DejaVu Sans Condensed"
+# Tried in order for a character the chosen family lacks: wide Unicode, then emoji and symbols.
+FALLBACKS = ("DejaVu Sans Condensed", "Symbola")
 ALIASES = {"body": "DejaVu Sans Condensed", "title": "Linux Libertine O",
            "sans": "DejaVu Sans Condensed", "serif": "Linux Libertine O"}
 

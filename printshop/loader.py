@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from . import icons as icon_sets
 from .errors import PrintshopError, Problem, Problems
+from .geometry import card_size
 from .models import (ID_PATTERN, Card, CheckSpec, DeckComponent, Game, Manifest, Part)
 from .project import SHARED_TEMPLATES, GameFolder
 from .schema import MAX_COPIES, RESERVED, check_fields
@@ -87,6 +88,22 @@ _TYPE_NAME = re.compile(r"^([A-Z]\w*|str|int|float|bool|tuple|list|dict|function
                         r"(\[.*\])?")
 
 
+_MESSAGES = {
+    "string_too_long": lambda ctx, got: f"expected text of at most {ctx.get('max_length')} "
+                                        f"characters, got {len(str(got))}",
+    "string_too_short": lambda ctx, got: "expected some text, got an empty value",
+    "string_pattern_mismatch": lambda ctx, got: "expected an id of lowercase letters, digits "
+                                                f"and '-', got {_short(got)}",
+    "literal_error": lambda ctx, got: f"expected {ctx.get('expected')}, got {_short(got)}",
+    "too_short": lambda ctx, got: f"expected at least {ctx.get('min_length')} item(s), got "
+                                  f"{ctx.get('actual_length')}",
+    "greater_than_equal": lambda ctx, got: f"expected a number of at least {ctx.get('ge')}, "
+                                           f"got {_short(got)}",
+    "less_than_equal": lambda ctx, got: f"expected a number of at most {ctx.get('le')}, got "
+                                        f"{_short(got)}",
+}
+
+
 def _short(value) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -109,6 +126,8 @@ def validation_problems(exc: ValidationError, doc: Document, root: type[BaseMode
                        f"'{ctx.get('tag', '')}'")
         elif err["type"] == "missing":
             message = f"missing required key '{loc[-1]}'"
+        elif err["type"] in _MESSAGES:
+            message = _MESSAGES[err["type"]](err.get("ctx") or {}, err.get("input"))
         else:
             msg = err["msg"].replace("Input should be", "expected").replace("Value error, ", "")
             message = f"{msg}, got {_short(err.get('input'))}"
@@ -265,6 +284,11 @@ def load_game(folder: GameFolder) -> Game:
                 problems.add(label, f"template '{name}' not found in "
                              f"{folder.label(folder.template_dir)}/", cpath + (key,),
                              doc.line(cpath + (key,)))
+        if isinstance(getattr(comp, "size", None), str) and comp.kind in ("deck", "tokens"):
+            try:
+                card_size(comp.size)
+            except KeyError as exc:
+                problems.add(label, exc.args[0], cpath + ("size",), doc.line(cpath + ("size",)))
         part = Part(comp)
         if getattr(comp, "data", None):
             target = safe_relative(folder, folder.data_dir, comp.data, label, cpath + ("data",),

@@ -10,6 +10,27 @@ from pathlib import Path
 from .errors import PrintshopError, Problem
 
 
+STAGING = ".printshop-staging-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove_abandoned(out_dir: Path) -> None:
+    """Remove staging folders left by builds that were killed before they finished."""
+    for folder in out_dir.glob(STAGING + "*"):
+        pid = folder.name[len(STAGING):].split("-")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 def write_files(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
     """Write files under out_dir so that each appears whole or not at all."""
     try:
@@ -17,7 +38,8 @@ def write_files(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
     except OSError as exc:
         raise PrintshopError(Problem(str(out_dir), f"cannot create the output folder: "
                                      f"{exc.strerror}")) from None
-    staging = Path(tempfile.mkdtemp(prefix=".printshop-staging-", dir=out_dir))
+    _remove_abandoned(out_dir)
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-", dir=out_dir))
     written = []
     try:
         staged = []

@@ -101,6 +101,8 @@ def parse_yaml(text: str, file: str) -> Document:
                                      (), line)) from None
     except yaml.YAMLError as exc:
         raise PrintshopError(Problem(file, f"not valid YAML: {exc}")) from None
+    except RecursionError:
+        raise PrintshopError(Problem(file, "not valid data: nested too deeply")) from None
     if node is None:
         return Document(file, None, {(): 1})
     seen_ids: set[int] = set()
@@ -113,6 +115,8 @@ def parse_yaml(text: str, file: str) -> Document:
     constructor = _Constructor()
     try:
         data = _yaml_to_python(node, (), lines, constructor, file)
+    except RecursionError:
+        raise PrintshopError(Problem(file, "not valid data: nested too deeply")) from None
     except yaml.constructor.ConstructorError as exc:
         mark = exc.problem_mark
         raise PrintshopError(Problem(file, f"not valid YAML: {exc.problem}", (),
@@ -214,4 +218,8 @@ def load_document(path: Path, label: str) -> Document:
     if parser is None:
         raise PrintshopError(Problem(label, f"unsupported data file type '{path.suffix}': "
                                      f"expected one of {', '.join(sorted(PARSERS))}"))
-    return parser(read_text(path, label), label)
+    text = read_text(path, label)
+    try:
+        return parser(text, label)
+    except RecursionError:
+        raise PrintshopError(Problem(label, "not valid data: nested too deeply")) from None

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 import operator
+import re
+import signal
+import threading
+from contextlib import contextmanager
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from jinja2 import (FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound,
                     TemplateSyntaxError)
@@ -15,6 +20,11 @@ from .games import load_plugins
 from .icons import shared_icons
 
 MAX_OUTPUT_CHARS = 4_000_000
+RENDER_SECONDS = 20          # one template render may take at most this long
+MAX_IMAGE_BYTES = 10 * 1024 * 1024
+IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
+_REFERENCE = re.compile(r"""(?:href\s*=\s*["']\s*([^"']*)["'])|(?:url\(\s*["']?\s*([^)"'\s]*))""",
+                        re.IGNORECASE)
 # Helpers that built-in game modules add for their templates (e.g. drawing a map).
 EXTRA_GLOBALS: dict = {}
 MAX_SEQUENCE = 100_000
@@ -59,6 +69,58 @@ def _fmt(value) -> str:
     return textmod._fmt(float(value))
 
 
+class TemplateTimeout(Exception):
+    """A template ran longer than RENDER_SECONDS."""
+
+
+@contextmanager
+def _deadline(seconds: float):
+    """Stop a render that runs too long (only possible on the main thread)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TemplateTimeout(f"the template ran for more than {seconds:g} seconds")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def image_data(base: Path, name: str) -> str:
+    """Return a data: URL for a picture inside ``base``; refuse anything outside it."""
+    pure = PurePosixPath(str(name))
+    if pure.is_absolute() or ".." in pure.parts or ":" in str(name) or "\\" in str(name):
+        raise SecurityError(f"image '{name}' must be a file inside the game's template folder "
+                            "(no absolute paths, '..' or URLs)")
+    path = (base / pure).resolve()
+    if not path.is_relative_to(base.resolve()) or not path.is_file():
+        raise SecurityError(f"image '{name}' not found in the game's template folder")
+    kind = IMAGE_TYPES.get(path.suffix.lower())
+    if kind is None:
+        raise SecurityError(f"image '{name}': expected one of {', '.join(IMAGE_TYPES)}")
+    if path.stat().st_size > MAX_IMAGE_BYTES:
+        raise SecurityError(f"image '{name}' is larger than {MAX_IMAGE_BYTES} bytes")
+    return f"data:{kind};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def external_reference(svg: str) -> str | None:
+    """Return the first reference in SVG text that points outside it (file, URL), if any."""
+    if "<!DOCTYPE" in svg or "<!ENTITY" in svg:
+        return "<!DOCTYPE>"
+    for match in _REFERENCE.finditer(svg):
+        target = (match.group(1) if match.group(1) is not None else match.group(2)).strip()
+        if target and not target.startswith(("#", "data:")):
+            return target
+    return None
+
+
 def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Environment:
     """Build the environment for one game: its templates first, then the shared library."""
     env = _Environment(loader=FileSystemLoader([str(d) for d in template_dirs]),
@@ -71,6 +133,7 @@ def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Envir
         icon=lambda name, x, y, size, color=None: textmod.icon_svg(all_icons[name], x, y,
                                                                    size, color),
         has_icon=lambda name: name in all_icons,
+        image=lambda name: image_data(Path(template_dirs[0]), name),
         fmt=_fmt,
         PT=textmod.PT,
     )
@@ -95,7 +158,8 @@ def render(env: _Environment, name: str, context: dict, what: str) -> str:
     """Render one template to text, turning every failure into a TemplateProblem."""
     try:
         template = env.get_template(name)
-        out = template.render(context)
+        with _deadline(RENDER_SECONDS):
+            out = template.render(context)
     except TemplateSyntaxError as exc:
         raise TemplateProblem(exc.name or name, exc.lineno, what, exc.message or str(exc)) \
             from None
@@ -103,7 +167,7 @@ def render(env: _Environment, name: str, context: dict, what: str) -> str:
         raise TemplateProblem(name, None, what, f"template '{exc.name}' not found") from None
     except (TemplateError, SecurityError, textmod.TextError, KeyError, TypeError, ValueError,
             ZeroDivisionError, AttributeError, IndexError, RecursionError,
-            OverflowError) as exc:
+            OverflowError, TemplateTimeout, MemoryError) as exc:
         tname, line = _template_line(exc)
         message = str(exc) if not isinstance(exc, KeyError) else f"no such key {exc}"
         if isinstance(exc, RecursionError):
@@ -112,5 +176,10 @@ def render(env: _Environment, name: str, context: dict, what: str) -> str:
     if len(out) > MAX_OUTPUT_CHARS:
         raise TemplateProblem(name, None, what, f"output is {len(out)} characters; at most "
                               f"{MAX_OUTPUT_CHARS} are allowed")
+    outside = external_reference(out)
+    if outside is not None:
+        raise TemplateProblem(name, None, what, f"the drawing refers to '{outside[:80]}' outside "
+                              "itself; printshop loads nothing from files or the network "
+                              "(use image('name.png') for a picture in the template folder)")
     return out
 

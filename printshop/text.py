@@ -35,22 +35,48 @@ class Piece:
     icon: str | None = None
 
 
+# Joiners, variation selectors and direction marks: drawn by no font, taking no room.
+_INVISIBLE = frozenset("\u200b\u200c\u200d\u200e\u200f\ufe0e\ufe0f")
+
+
+def _is_rtl(ch: str) -> bool:
+    return 0x0590 <= ord(ch) <= 0x08FF or 0xFB1D <= ord(ch) <= 0xFEFC
+
+
+def _visual_order(word: str) -> str:
+    """Reverse runs of right-to-left letters so they read correctly when drawn left to right.
+
+    cairo's simple text API draws characters in the order given; this is enough for Hebrew
+    words. It is not the full Unicode bidirectional algorithm, and Arabic is not shaped.
+    """
+    if not any(_is_rtl(c) for c in word):
+        return word
+    out, run = [], []
+    for ch in word:
+        if _is_rtl(ch) or (run and not ch.isascii() and not ch.isalnum()):
+            run.append(ch)
+        else:
+            out.extend(reversed(run))
+            run = []
+            out.append(ch)
+    out.extend(reversed(run))
+    return "".join(out)
+
+
 @lru_cache(maxsize=65536)
 def _segments(word: str, family: str, weight: str) -> tuple[Piece, ...]:
     """Split a word into runs by which face can draw each character."""
     primary = fonts.face(family, weight)
-    fallback_family = fonts.FALLBACK
-    fallback = fonts.face(fallback_family, weight)
     runs: list[list] = []
-    for ch in word:
-        if primary.covers(ch) or ch in "\u200d\ufe0f":
-            fam = family
-        elif fallback.covers(ch):
-            fam = fallback_family
-        elif ord(ch) in (0x200b, 0x200c, 0x200e, 0x200f) or 0x300 <= ord(ch) < 0x370:
+    for ch in _visual_order(word):
+        if ch in _INVISIBLE:
+            fam = runs[-1][0] if runs else family
+        elif primary.covers(ch):
             fam = family
         else:
-            raise TextError(f"no shipped font can draw {ch!r} (U+{ord(ch):04X})")
+            fam = next((f for f in fonts.FALLBACKS if fonts.face(f, weight).covers(ch)), None)
+            if fam is None:
+                raise TextError(f"no shipped font can draw {ch!r} (U+{ord(ch):04X})")
         if runs and runs[-1][0] == fam:
             runs[-1][1] += ch
         else:

@@ -52,5 +52,5 @@ def test_hostile_input_fails_cleanly(case: Path, tmp_path: Path):
     assert snapshot(out) == before
 
 
-def test_corpus_has_at_least_twenty_cases():
-    assert len(CASES) >= 20
+def test_corpus_has_at_least_forty_cases():
+    assert len(CASES) >= 40
