@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 from dataclasses import dataclass
@@ -77,17 +78,46 @@ class FaceMetrics:
         return sum(w.get(ord(c), 0.5) for c in text)
 
 
-@lru_cache(maxsize=None)
-def face(family: str, weight: str = "normal") -> FaceMetrics:
-    """Load the metrics of a shipped face (cached for the process)."""
+METRICS_DIR = FONT_DIR / "metrics"
+
+
+def read_metrics(file: str) -> FaceMetrics:
+    """Read a face's metrics from the font file itself (slow: fontTools parses the font)."""
     from fontTools.ttLib import TTFont
 
-    files = FAMILIES[resolve_family(family)]
-    file = files.get(weight) or files["normal"]
     font = TTFont(FONT_DIR / file, lazy=True)
     upem = font["head"].unitsPerEm
     hmtx = font["hmtx"].metrics
-    cmap = font.getBestCmap()
-    widths = {code: hmtx[glyph][0] / upem for code, glyph in cmap.items()}
+    widths = {code: hmtx[glyph][0] / upem for code, glyph in font.getBestCmap().items()}
     hhea = font["hhea"]
     return FaceMetrics(widths, hhea.ascent / upem, -hhea.descent / upem)
+
+
+def metrics_file(file: str) -> Path:
+    """Return where the precomputed metrics of a font file are shipped."""
+    return METRICS_DIR / (Path(file).stem + ".json")
+
+
+def write_metrics(file: str) -> None:
+    """Precompute a face's metrics into printshop/fonts/metrics (run when fonts change)."""
+    m = read_metrics(file)
+    METRICS_DIR.mkdir(exist_ok=True)
+    # Widths are grouped by value: fonts reuse a few hundred advances for thousands of glyphs.
+    groups: dict[str, list[int]] = {}
+    for code, width in sorted(m.widths.items()):
+        groups.setdefault(repr(width), []).append(code)
+    data = {"ascent": m.ascent, "descent": m.descent, "widths": groups}
+    metrics_file(file).write_text(json.dumps(data, sort_keys=True, separators=(",", ":")))
+
+
+@lru_cache(maxsize=None)
+def face(family: str, weight: str = "normal") -> FaceMetrics:
+    """Return the metrics of a shipped face, from its precomputed file (cached)."""
+    files = FAMILIES[resolve_family(family)]
+    file = files.get(weight) or files["normal"]
+    path = metrics_file(file)
+    if not path.is_file():
+        return read_metrics(file)
+    data = json.loads(path.read_text())
+    widths = {code: float(width) for width, codes in data["widths"].items() for code in codes}
+    return FaceMetrics(widths, data["ascent"], data["descent"])

@@ -20,6 +20,11 @@ ICON_EM = 1.05
 _TOKEN = re.compile(r"(\*\*|:[a-z0-9][a-z0-9-]*:|\n|[ \t]+)")
 
 
+# Marks the <text> elements laid out here: every run has its own x, y, family and weight, so
+# the PDF renderer may draw each run in one call instead of letter by letter.
+RUN_CLASS = "ps-runs"
+
+
 class TextError(Exception):
     """Text that cannot be set: it overflows its box or uses an unprintable character."""
 
@@ -179,7 +184,8 @@ def text_box(text, x: float, y: float, w: float, h: float, size: float = 9,
     face = fonts.face(family)
     block = ((len(lines) - 1) * line_height + face.ascent + face.descent) * em
     top = y + {"top": 0.0, "middle": (h - block) / 2, "bottom": h - block}[valign]
-    out = [f'<text font-family="{family}" font-size="{_fmt(em)}" fill="{escape(color)}">']
+    out = [f'<text class="{RUN_CLASS}" font-family="{family}" font-size="{_fmt(em)}" '
+           f'fill="{escape(color)}">']
     icon_out = []
     for n, line in enumerate(lines):
         baseline = top + face.ascent * em + n * line_height * em

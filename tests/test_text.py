@@ -75,3 +75,13 @@ def test_characters_no_font_can_draw_are_an_error():
 def test_markup_in_text_is_escaped():
     svg = str(text.text_box('<script>&"</script>', 0, 0, 80, 10))
     assert "<script>" not in svg and "&lt;script&gt;" in svg
+
+
+def test_shipped_metrics_match_the_font_files():
+    for faces in fonts.FAMILIES.values():
+        for file in faces.values():
+            assert fonts.metrics_file(file).is_file(), file
+    for family, weight in (("body", "normal"), ("body", "bold"), ("title", "bold"),
+                           ("Symbola", "normal")):
+        file = fonts.FAMILIES[fonts.resolve_family(family)][weight]
+        assert fonts.face(family, weight) == fonts.read_metrics(file)
