@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from . import cache
 from .components import RENDERERS
 from .errors import PrintshopError, Problem, Problems
 from .geometry import PrintOptions
@@ -49,11 +50,23 @@ class GameBuild:
     game: Game
     components: list[ComponentPDF] = field(default_factory=list)
     combined: bytes = b""
+    cache: dict[str, str] = field(default_factory=dict)
 
     def files(self) -> dict[str, bytes]:
         """Return the files to write, relative to the output folder."""
         out = {f"{self.game.id}/{c.component}.pdf": c.pdf for c in self.components}
         out[f"{self.game.id}/{self.game.id}-print-and-play.pdf"] = self.combined
+        return out
+
+    def cache_files(self) -> dict[str, bytes]:
+        """Return the cache entries that let the next build skip unchanged components."""
+        out: dict[str, bytes] = {}
+        for c in self.components:
+            facts = {k: getattr(c, k) for k in _FACTS}
+            out.update(cache.entries(self.game.id, c.component, self.cache[c.component], c.pdf,
+                                     facts))
+        out.update(cache.entries(self.game.id, "print-and-play", self.cache["print-and-play"],
+                                 self.combined, {}))
         return out
 
 
@@ -111,34 +124,51 @@ def default_jobs() -> int:
     return max(1, min(os.cpu_count() or 1, 4))
 
 
+_FACTS = ("game", "component", "name", "kind", "pages", "duplex", "note", "stock", "cut")
+
+
 def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None = None,
-               jobs: int | None = None) -> list[GameBuild]:
-    """Render every component of every game, in parallel where it pays."""
+               jobs: int | None = None, out_dir: Path | None = None) -> list[GameBuild]:
+    """Render every component of every game, in parallel where it pays, skipping those
+    whose inputs are unchanged since the last build into ``out_dir``."""
     tasks = [(g, p.id, opts) for g in games for p in g.parts]
-    jobs = jobs or default_jobs()
-    results: list = []
-    if jobs > 1 and len(tasks) > 1:
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=ctx) as pool:
-            for (game, cid, _), res in zip(tasks, pool.map(_job, tasks)):
-                results.append(res)
-                if progress:
-                    progress(f"{game.id}/{cid}")
-    else:
-        for task in tasks:
-            results.append(_job(task))
+    keys = [cache.component_key(g, g.part(cid), opts) for g, cid, _ in tasks]
+    results: list = [None] * len(tasks)
+    for i, ((game, cid, _), key) in enumerate(zip(tasks, keys)):
+        hit = cache.load(out_dir, game.id, cid, key) if out_dir else None
+        if hit is not None:
+            pdf, facts = hit
+            results[i] = ComponentPDF(pdf=pdf, **{k: facts[k] for k in _FACTS})
             if progress:
-                progress(f"{task[0].id}/{task[1]}")
+                progress(f"{game.id}/{cid} (unchanged)")
+    todo = [i for i, r in enumerate(results) if r is None]
+    jobs = jobs or default_jobs()
+    if jobs > 1 and len(todo) > 1:
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=ctx) as pool:
+            for i, res in zip(todo, pool.map(_job, [tasks[i] for i in todo])):
+                results[i] = res
+                if progress:
+                    progress(f"{tasks[i][0].id}/{tasks[i][1]}")
+    else:
+        for i in todo:
+            results[i] = _job(tasks[i])
+            if progress:
+                progress(f"{tasks[i][0].id}/{tasks[i][1]}")
     problems = Problems()
     builds = {g.id: GameBuild(g) for g in games}
-    for (game, _, _), res in zip(tasks, results):
+    for (game, _, _), key, res in zip(tasks, keys, results):
         if isinstance(res, list):
             problems.extend(res)
         else:
             builds[game.id].components.append(res)
+            builds[game.id].cache[res.component] = key
     problems.raise_if_any()
     for b in builds.values():
-        b.combined = combine(b, opts)
+        key = cache.combined_key(list(b.cache.values()), opts)
+        hit = cache.load(out_dir, b.game.id, "print-and-play", key) if out_dir else None
+        b.combined = hit[0] if hit else combine(b, opts)
+        b.cache["print-and-play"] = key
     return list(builds.values())
 
 
@@ -183,9 +213,15 @@ def build(project: Project, ids, opts: PrintOptions, out_dir: Path,
 
     games = load_games(project, ids)
     check_games(games)
-    builds = render_all(games, opts, progress, jobs)
+    out_dir = Path(out_dir)
+    builds = render_all(games, opts, progress, jobs, out_dir)
     files: dict[str, bytes] = {}
+    entries: dict[str, bytes] = {}
     for b in builds:
         files.update(b.files())
-    written = write_files(Path(out_dir), files)
+        entries.update(b.cache_files())
+    written = write_files(out_dir, files)
+    write_files(out_dir, {k: v for k, v in entries.items()
+                          if not (out_dir / k).is_file()})
+    cache.prune(out_dir, set(entries))
     return BuildReport(written, builds)

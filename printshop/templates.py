@@ -125,7 +125,7 @@ def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Envir
     """Build the environment for one game: its templates first, then the shared library."""
     env = _Environment(loader=FileSystemLoader([str(d) for d in template_dirs]),
                        undefined=StrictUndefined, autoescape=True, trim_blocks=True,
-                       lstrip_blocks=True, auto_reload=False)
+                       lstrip_blocks=True, auto_reload=True)
     all_icons = {**shared_icons(), **icons}
     env.globals.update(
         text=partial(textmod.text_box, icons=all_icons),

