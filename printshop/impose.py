@@ -64,6 +64,7 @@ class Page:
     side: str = "front"
     trim_box: tuple | None = None
     bleed_box: tuple | None = None
+    label_top: bool = False
     scale_check: float = 1.0
 
 
@@ -248,6 +249,8 @@ def impose_sheets(items: list[Item], opts: PrintOptions, title: str, marks: str 
             dx, dy = opts.back_offset
             back = Page(w, h, side="back",
                         label=f"{title} · backs (print duplex, flip on {opts.flip} edge)")
+            # Mirrored top to bottom, the cards take the front's label band: label the top.
+            back.label_top = mirror_back(0, 0, 0, 0, w, h, opts)[1] != 0
             for item, p in zip(chunk, front.placements):
                 if item.back is None:
                     continue
@@ -500,7 +503,8 @@ def label_svg(page: Page, number: int, total: int) -> str:
     if not page.label:
         return ""
     text = f"{page.label} · page {number} of {total}"
-    return str(textmod.text_box(text, 5.0, page.height - 5.0 - 4.2, page.width - 10.0, 4.0, size=7, color="#666", align="center",
+    y = 5.2 if page.label_top else page.height - 5.0 - 4.2
+    return str(textmod.text_box(text, 5.0, y, page.width - 10.0, 4.0, size=7, color="#666", align="center",
                                 wrap=False))
 
 

@@ -165,6 +165,32 @@ def safe_relative(folder: GameFolder, base: Path, name: str, label_file: str, pa
     return target
 
 
+def _table_place(doc: Document, path: tuple, column_of: dict) -> tuple:
+    """Return a card's key path as a spreadsheet user reads it: ("row 5, column 'cost'",)."""
+    if not doc.rows or len(path) < 2 or path[0] != "cards":
+        return path
+    where = f"row {doc.rows.get(path[1], path[1])}"
+    if len(path) > 2:
+        where += f", column '{column_of.get(path[2], path[2])}'"
+        where += "".join(f", item {p + 1}" if isinstance(p, int) else f", {p}"
+                         for p in path[3:])
+    return (where,)
+
+
+def _unknown_columns(doc: Document, spec: DeckComponent, problems: Problems) -> set[str]:
+    """Report once each spreadsheet column that is no field of the deck; return their keys."""
+    accepted = list(RESERVED) + list(spec.fields)
+    keys = dict.fromkeys(spec.columns.get(k, k) for raw in doc.data["cards"]
+                         if isinstance(raw, dict) for k in raw)
+    unknown = {k for k in keys if k not in accepted}
+    column_of = {field: column for column, field in spec.columns.items()}
+    for key in sorted(unknown, key=list(keys).index):
+        problems.add(doc.file, f"unknown column; accepted columns: {', '.join(accepted)} (or "
+                     "name the field it holds under 'columns:' in the deck's manifest entry)",
+                     (f"column '{column_of.get(key, key)}'",), doc.line(("cards",)))
+    return unknown
+
+
 def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Problems) -> list[Card]:
     """Check a deck's data document and return its cards."""
     data = doc.data
@@ -174,6 +200,8 @@ def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Proble
     extra = [k for k in data if k != "cards"]
     for k in extra:
         problems.add(doc.file, f"unknown key '{k}'; accepted keys: cards", (k,), doc.line((k,)))
+    column_of = {field: column for column, field in spec.columns.items()}
+    skip = _unknown_columns(doc, spec, problems) if doc.rows else set()
     cards, ids = [], {}
     for i, raw in enumerate(data["cards"]):
         path = ("cards", i)
@@ -181,6 +209,8 @@ def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Proble
             problems.add(doc.file, f"expected a card (a mapping with id and name), got "
                          f"{_short(raw)}", path, doc.line(path))
             continue
+        raw = {spec.columns.get(k, k): v for k, v in raw.items()
+               if spec.columns.get(k, k) not in skip}
         errors: list = []
         card_id = raw.get("id")
         if card_id is None:
@@ -192,8 +222,10 @@ def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Proble
         else:
             card_id = str(card_id)
             if card_id in ids:
+                first = (f"in {_table_place(doc, ('cards', ids[card_id]), column_of)[0]}"
+                         if doc.rows else f"at cards[{ids[card_id]}]")
                 errors.append((path + ("id",), f"duplicate card id '{card_id}' (first used "
-                               f"at cards[{ids[card_id]}])"))
+                               f"{first})"))
             else:
                 ids[card_id] = i
         name = raw.get("name")
@@ -212,7 +244,8 @@ def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Proble
                            f"{MAX_COPIES}, got {_short(copies)}"))
         fields = check_fields(raw, spec.fields, enums, path, errors, RESERVED)
         for err_path, message in errors:
-            problems.add(doc.file, message, err_path, doc.line(err_path))
+            problems.add(doc.file, message, _table_place(doc, err_path, column_of),
+                         doc.line(err_path))
         if not errors:
             cards.append(Card(card_id, str(name), copies, fields, doc.line(path)))
     if not data["cards"]:
@@ -289,6 +322,12 @@ def load_game(folder: GameFolder) -> Game:
                 card_size(comp.size)
             except KeyError as exc:
                 problems.add(label, exc.args[0], cpath + ("size",), doc.line(cpath + ("size",)))
+        for column, target in getattr(comp, "columns", {}).items():
+            if target not in RESERVED and target not in comp.fields:
+                path = cpath + ("columns", column)
+                problems.add(label, f"'{target}' is no field of this deck; expected one of "
+                             f"{', '.join(list(RESERVED) + list(comp.fields))}", path,
+                             doc.line(path))
         part = Part(comp)
         if getattr(comp, "data", None):
             target = safe_relative(folder, folder.data_dir, comp.data, label, cpath + ("data",),
@@ -302,6 +341,7 @@ def load_game(folder: GameFolder) -> Game:
                 if data_doc is not None:
                     part.data_file = data_doc.file
                     part.data = data_doc.data
+                    part.data_lines = data_doc.lines
                     if isinstance(comp, DeckComponent):
                         part.cards = load_cards(data_doc, comp, manifest.enums, problems)
         parts.append(part)

@@ -65,6 +65,7 @@ class DeckComponent(ComponentBase):
     corner_radius: Mm = 0
     bleed: Mm | None = None
     fields: dict[str, FieldSpec] = Field(default_factory=dict)
+    columns: dict[str, str] = Field(default_factory=dict)  # data column -> field, id, name, copies
     backs_differ: bool = False
 
 
@@ -170,6 +171,16 @@ class Part:
     cards: list[Card] = field(default_factory=list)
     data: Any = None
     data_file: str | None = None
+    data_lines: dict = field(default_factory=dict)
+
+    def line(self, path: tuple) -> int | None:
+        """Return the line in the data file of a key path, or of its nearest parent."""
+        path = tuple(path)
+        while path:
+            if path in self.data_lines:
+                return self.data_lines[path]
+            path = path[:-1]
+        return None
 
     @property
     def id(self) -> str:

@@ -131,6 +131,8 @@ def locate(game: Game, finding: Finding, rule_id: str) -> Problem:
             part = None
         if part is not None and part.data_file:
             file = part.data_file
+            if finding.path and not finding.card:
+                line = part.line(finding.path)
             if finding.card:
                 for i, card in enumerate(part.cards):
                     if card.id == finding.card:
