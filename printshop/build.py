@@ -209,9 +209,14 @@ class BuildReport:
 def build(project: Project, ids, opts: PrintOptions, out_dir: Path,
           progress: Progress | None = None, jobs: int | None = None) -> BuildReport:
     """Build the selected games into out_dir; write nothing unless everything succeeded."""
+    return build_games(load_games(project, ids), opts, out_dir, progress, jobs)
+
+
+def build_games(games: list[Game], opts: PrintOptions, out_dir: Path,
+                progress: Progress | None = None, jobs: int | None = None) -> BuildReport:
+    """Check, render and write games already loaded; nothing is written on any failure."""
     from .output import write_files
 
-    games = load_games(project, ids)
     check_games(games)
     out_dir = Path(out_dir)
     builds = render_all(games, opts, progress, jobs, out_dir)

@@ -8,10 +8,10 @@ import re
 import signal
 import threading
 from contextlib import contextmanager
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path, PurePosixPath
 
-from jinja2 import (FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound,
+from jinja2 import (FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound,
                     TemplateSyntaxError)
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
@@ -121,11 +121,20 @@ def external_reference(svg: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def _bytecode_cache():
+    """Return Jinja's per-user compiled-template cache (a private folder it checks)."""
+    try:
+        return FileSystemBytecodeCache()
+    except RuntimeError:  # no private temporary folder could be made: compile every time
+        return None
+
+
 def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Environment:
     """Build the environment for one game: its templates first, then the shared library."""
     env = _Environment(loader=FileSystemLoader([str(d) for d in template_dirs]),
                        undefined=StrictUndefined, autoescape=True, trim_blocks=True,
-                       lstrip_blocks=True, auto_reload=True)
+                       lstrip_blocks=True, auto_reload=True, bytecode_cache=_bytecode_cache())
     all_icons = {**shared_icons(), **icons}
     env.globals.update(
         text=partial(textmod.text_box, icons=all_icons),
