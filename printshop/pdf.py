@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import io
 import os
+from functools import lru_cache
 from typing import BinaryIO, Iterable
 
 from .fonts import use_shipped_fonts
@@ -16,8 +18,8 @@ PT_PER_MM = 72 / 25.4
 use_shipped_fonts()
 
 import cairocffi as cairo  # noqa: E402  (fontconfig must be pointed at our fonts first)
-from cairosvg.parser import Tree  # noqa: E402
-from cairosvg.surface import PDFSurface  # noqa: E402
+
+from . import render  # noqa: E402
 
 
 class SVGRenderError(Exception):
@@ -46,31 +48,38 @@ def draw_runs(surface, node) -> None:
     ctx.restore()
 
 
+@lru_cache(maxsize=1)
+def _page_surface_class():
+    """Return a cairosvg surface class drawing into the shared PDF surface (loaded lazily)."""
+    from cairosvg.surface import PDFSurface
+
+    class PageSurface(PDFSurface):
+        """A cairosvg surface that draws into a shared, already open cairo PDF surface."""
+
+        target = None
+
+        def draw(self, node):
+            """Draw a node; text laid out by printshop goes straight to cairo, run by run."""
+            if node.tag == "text" and node.get("class") == RUN_CLASS:
+                draw_runs(self, node)
+            else:
+                super().draw(node)
+
+        def _create_surface(self, width, height):
+            self.target.set_size(width, height)
+            return self.target, width, height
+
+        def finish(self):  # the shared surface is finished once, by render_pdf
+            pass
+
+    return PageSurface
+
+
 def build_date() -> str:
     """Return the date stamped into PDFs: SOURCE_DATE_EPOCH if set, else a fixed date."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     seconds = int(epoch) if epoch.isdigit() else 946684800  # 2000-01-01
     return dt.datetime.fromtimestamp(seconds, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-
-
-class _PageSurface(PDFSurface):
-    """A cairosvg surface that draws into a shared, already open cairo PDF surface."""
-
-    target = None
-
-    def draw(self, node):
-        """Draw a node; text laid out by printshop goes straight to cairo, run by run."""
-        if node.tag == "text" and node.get("class") == RUN_CLASS:
-            draw_runs(self, node)
-        else:
-            super().draw(node)
-
-    def _create_surface(self, width, height):
-        self.target.set_size(width, height)
-        return self.target, width, height
-
-    def finish(self):  # the shared surface is finished once, by render_pdf
-        pass
 
 
 def render_pdf(pages: Iterable[Page], out: BinaryIO, title: str, total: int) -> int:
@@ -80,23 +89,37 @@ def render_pdf(pages: Iterable[Page], out: BinaryIO, title: str, total: int) -> 
     surface.set_metadata(cairo.PDF_METADATA_CREATOR, "printshop")
     surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, build_date())
     surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, build_date())
-    _PageSurface.target = surface
     count = 0
     try:
         for number, page in enumerate(pages, start=1):
             svg = page_svg(page, number, total)
-            try:
-                tree = Tree(bytestring=svg.encode("utf-8"), unsafe=False)
-            except Exception as exc:  # cairosvg raises parser errors of several kinds
-                raise SVGRenderError(f"page {number}: the SVG is not well-formed ({exc})") \
-                    from None
-            _PageSurface(tree, None, 96)
+            root = render.parse(svg)
+            if root is not None:
+                surface.set_size(page.width * PT_PER_MM, page.height * PT_PER_MM)
+                render.draw_page(cairo.Context(surface), root, page.width, page.height)
+            else:
+                draw_with_cairosvg(svg, number, surface)
             surface.show_page()
             count += 1
     finally:
         surface.finish()
-        _PageSurface.target = None
     return count
+
+
+def draw_with_cairosvg(svg: str, number: int, target) -> None:
+    """Draw a page that uses SVG beyond render.py's subset, through cairosvg."""
+    from cairosvg.parser import Tree
+
+    try:
+        tree = Tree(bytestring=svg.encode("utf-8"), unsafe=False)
+    except Exception as exc:  # cairosvg raises parser errors of several kinds
+        raise SVGRenderError(f"page {number}: the SVG is not well-formed ({exc})") from None
+    surface_class = _page_surface_class()
+    surface_class.target = target
+    try:
+        surface_class(tree, None, 96)
+    finally:
+        surface_class.target = None
 
 
 def set_boxes(pdf: bytes, pages: list[Page]) -> bytes:
@@ -115,7 +138,7 @@ def set_boxes(pdf: bytes, pages: list[Page]) -> bytes:
             right, bottom = (x + w) * PT_PER_MM, (spec.height - y - h) * PT_PER_MM
             page[NameObject(name)] = ArrayObject([FloatObject(round(v, 3)) for v in
                                                   (left, bottom, right, top)])
-    ident = ByteStringObject(__import__("hashlib").md5(pdf).digest())
+    ident = ByteStringObject(hashlib.md5(pdf).digest())
     writer._ID = ArrayObject([ident, ident])
     buf = io.BytesIO()
     writer.write(buf)

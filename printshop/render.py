@@ -1,0 +1,528 @@
+"""Draw SVG pages straight onto a cairo context: the subset printshop's templates use.
+
+cairosvg draws any SVG but spends most of a build walking its tree in Python (and draws text
+letter by letter). Pages made only of shapes, paths, groups, nested viewports and text are drawn
+here in one pass; a page with anything else (gradients, clip paths, images, CSS) returns False
+and is drawn by cairosvg instead.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from functools import lru_cache
+from pathlib import Path
+from xml.etree import ElementTree
+
+import cairocffi as cairo
+
+from .text import RUN_CLASS
+
+SVG = "{http://www.w3.org/2000/svg}"
+SHAPES = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path"}
+CONTAINERS = {"svg", "g"}
+SKIPPED = {"title", "desc", "metadata"}
+SUPPORTED = SHAPES | CONTAINERS | SKIPPED | {"text", "tspan"}
+INHERITED = ("fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity",
+             "stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin",
+             "stroke-miterlimit", "font-family", "font-size", "font-weight", "font-style",
+             "text-anchor", "visibility", "color")
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
+_PATH_TOKEN = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
+_CAPS = {"butt": cairo.LINE_CAP_BUTT, "round": cairo.LINE_CAP_ROUND,
+         "square": cairo.LINE_CAP_SQUARE}
+_JOINS = {"miter": cairo.LINE_JOIN_MITER, "round": cairo.LINE_JOIN_ROUND,
+          "bevel": cairo.LINE_JOIN_BEVEL}
+
+
+class Unsupported(Exception):
+    """The SVG uses something this renderer leaves to cairosvg."""
+
+
+@lru_cache(maxsize=1)
+def _named_colours() -> dict[str, str]:
+    return json.loads((Path(__file__).with_name("colors.json")).read_text())
+
+
+@lru_cache(maxsize=4096)
+def colour(value: str | None) -> tuple[float, float, float] | None:
+    """Return an (r, g, b) tuple for an SVG paint, or None for no paint."""
+    if value is None:
+        return None
+    value = value.strip().lower()
+    if value in ("none", "transparent", ""):
+        return None
+    if value.startswith("url("):
+        raise Unsupported("paint server")
+    value = _named_colours().get(value, value)
+    if value == "none":
+        return None
+    if value.startswith("#"):
+        digits = value[1:]
+        if len(digits) == 3:
+            return tuple(int(c, 16) / 15 for c in digits)
+        if len(digits) == 6:
+            return tuple(int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    if value.startswith("rgb(") and value.endswith(")"):
+        parts = [p.strip() for p in value[4:-1].split(",")]
+        if len(parts) == 3:
+            return tuple(float(p[:-1]) / 100 if p.endswith("%") else float(p) / 255
+                         for p in parts)
+    raise Unsupported(f"colour {value!r}")
+
+
+def _num(value, default: float = 0.0) -> float:
+    if value is None:
+        return default
+    match = _NUMBER.match(str(value).strip())
+    if not match:
+        return default
+    rest = str(value).strip()[match.end():]
+    if rest and rest not in ("px",):
+        raise Unsupported(f"unit {rest!r}")
+    return float(match.group())
+
+
+def _numbers(value: str | None) -> list[float]:
+    return [float(n) for n in _NUMBER.findall(value or "")]
+
+
+def _style(element, inherited: dict) -> dict:
+    """Return the element's presentation attributes, inherited ones included."""
+    style = dict(inherited)
+    attrib = element.attrib
+    for name in INHERITED:
+        if name in attrib:
+            style[name] = attrib[name]
+    inline = attrib.get("style")
+    if inline:
+        for item in inline.split(";"):
+            if ":" in item:
+                key, value = item.split(":", 1)
+                key = key.strip()
+                if key in INHERITED:
+                    style[key] = value.strip()
+                elif key in ("opacity", "display"):
+                    attrib[key] = value.strip()
+                elif key:
+                    raise Unsupported(f"style property {key!r}")
+    return style
+
+
+def _transform(ctx, value: str | None) -> None:
+    if not value:
+        return
+    for name, args in _TRANSFORM.findall(value):
+        a = _numbers(args)
+        if name == "translate":
+            ctx.translate(a[0], a[1] if len(a) > 1 else 0.0)
+        elif name == "scale":
+            ctx.scale(a[0], a[1] if len(a) > 1 else a[0])
+        elif name == "rotate":
+            if len(a) == 3:
+                ctx.translate(a[1], a[2])
+                ctx.rotate(math.radians(a[0]))
+                ctx.translate(-a[1], -a[2])
+            else:
+                ctx.rotate(math.radians(a[0]))
+        elif name == "matrix":
+            ctx.transform(cairo.Matrix(*a[:6]))
+        elif name == "skewX":
+            ctx.transform(cairo.Matrix(1, 0, math.tan(math.radians(a[0])), 1, 0, 0))
+        elif name == "skewY":
+            ctx.transform(cairo.Matrix(1, math.tan(math.radians(a[0])), 0, 1, 0, 0))
+
+
+def _ellipse_path(ctx, cx, cy, rx, ry) -> None:
+    if rx <= 0 or ry <= 0:
+        return
+    ctx.save()
+    ctx.translate(cx, cy)
+    ctx.scale(rx, ry)
+    ctx.new_sub_path()
+    ctx.arc(0, 0, 1, 0, 2 * math.pi)
+    ctx.close_path()
+    ctx.restore()
+
+
+def _rect_path(ctx, x, y, w, h, rx, ry) -> None:
+    if w <= 0 or h <= 0:
+        return
+    if rx <= 0 and ry <= 0:
+        ctx.rectangle(x, y, w, h)
+        return
+    rx = min(rx or ry, w / 2)
+    ry = min(ry or rx, h / 2)
+    ctx.new_sub_path()
+    for cx, cy, start in ((x + w - rx, y + ry, -math.pi / 2), (x + w - rx, y + h - ry, 0),
+                          (x + rx, y + h - ry, math.pi / 2), (x + rx, y + ry, math.pi)):
+        ctx.save()
+        ctx.translate(cx, cy)
+        ctx.scale(rx, ry)
+        ctx.arc(0, 0, 1, start, start + math.pi / 2)
+        ctx.restore()
+    ctx.close_path()
+
+
+def _arc_to(ctx, x1, y1, rx, ry, angle, large, sweep, x2, y2) -> None:
+    """Append an SVG elliptical arc as cairo arcs (endpoint to centre parameterisation)."""
+    if rx == 0 or ry == 0 or (x1 == x2 and y1 == y2):
+        ctx.line_to(x2, y2)
+        return
+    rx, ry = abs(rx), abs(ry)
+    phi = math.radians(angle)
+    cos_p, sin_p = math.cos(phi), math.sin(phi)
+    dx, dy = (x1 - x2) / 2, (y1 - y2) / 2
+    x1p, y1p = cos_p * dx + sin_p * dy, -sin_p * dx + cos_p * dy
+    lam = (x1p / rx) ** 2 + (y1p / ry) ** 2
+    if lam > 1:
+        rx, ry = rx * math.sqrt(lam), ry * math.sqrt(lam)
+    num = rx * rx * ry * ry - rx * rx * y1p * y1p - ry * ry * x1p * x1p
+    den = rx * rx * y1p * y1p + ry * ry * x1p * x1p
+    coef = math.sqrt(max(0.0, num / den)) if den else 0.0
+    if large == sweep:
+        coef = -coef
+    cxp, cyp = coef * rx * y1p / ry, -coef * ry * x1p / rx
+    cx = cos_p * cxp - sin_p * cyp + (x1 + x2) / 2
+    cy = sin_p * cxp + cos_p * cyp + (y1 + y2) / 2
+    start = math.atan2((y1p - cyp) / ry, (x1p - cxp) / rx)
+    end = math.atan2((-y1p - cyp) / ry, (-x1p - cxp) / rx)
+    ctx.save()
+    ctx.translate(cx, cy)
+    ctx.rotate(phi)
+    ctx.scale(rx, ry)
+    if sweep:
+        ctx.arc(0, 0, 1, start, end)
+    else:
+        ctx.arc_negative(0, 0, 1, start, end)
+    ctx.restore()
+
+
+def _path(ctx, d: str) -> None:
+    """Append SVG path data to the cairo path."""
+    tokens = _PATH_TOKEN.findall(d or "")
+    i, n = 0, len(tokens)
+    cmd = None
+    x = y = sx = sy = 0.0
+    last_ctrl = None
+    last_cmd = ""
+
+    def nums(count):
+        nonlocal i
+        out = []
+        for _ in range(count):
+            if i >= n or tokens[i][1] == "":
+                raise Unsupported("malformed path")
+            out.append(float(tokens[i][1]))
+            i += 1
+        return out
+
+    while i < n:
+        if tokens[i][0]:
+            cmd = tokens[i][0]
+            i += 1
+            if cmd in "Zz":
+                ctx.close_path()
+                x, y = sx, sy
+                last_cmd, last_ctrl = cmd, None
+                continue
+        elif cmd is None:
+            raise Unsupported("path data must start with a command")
+        rel = cmd.islower()
+        c = cmd.upper()
+        if c == "M":
+            px, py = nums(2)
+            x, y = (x + px, y + py) if rel else (px, py)
+            ctx.move_to(x, y)
+            sx, sy = x, y
+            cmd = "l" if rel else "L"
+            last_ctrl = None
+        elif c == "L":
+            px, py = nums(2)
+            x, y = (x + px, y + py) if rel else (px, py)
+            ctx.line_to(x, y)
+            last_ctrl = None
+        elif c == "H":
+            (px,) = nums(1)
+            x = x + px if rel else px
+            ctx.line_to(x, y)
+            last_ctrl = None
+        elif c == "V":
+            (py,) = nums(1)
+            y = y + py if rel else py
+            ctx.line_to(x, y)
+            last_ctrl = None
+        elif c == "C":
+            a = nums(6)
+            if rel:
+                a = [a[0] + x, a[1] + y, a[2] + x, a[3] + y, a[4] + x, a[5] + y]
+            ctx.curve_to(*a)
+            last_ctrl = (a[2], a[3])
+            x, y = a[4], a[5]
+        elif c == "S":
+            a = nums(4)
+            if rel:
+                a = [a[0] + x, a[1] + y, a[2] + x, a[3] + y]
+            if last_ctrl and last_cmd.upper() in "CS":
+                c1 = (2 * x - last_ctrl[0], 2 * y - last_ctrl[1])
+            else:
+                c1 = (x, y)
+            ctx.curve_to(c1[0], c1[1], a[0], a[1], a[2], a[3])
+            last_ctrl = (a[0], a[1])
+            x, y = a[2], a[3]
+        elif c in "QT":
+            if c == "Q":
+                a = nums(4)
+                if rel:
+                    a = [a[0] + x, a[1] + y, a[2] + x, a[3] + y]
+                qx, qy, ex, ey = a
+            else:
+                ex, ey = nums(2)
+                if rel:
+                    ex, ey = ex + x, ey + y
+                if last_ctrl and last_cmd.upper() in "QT":
+                    qx, qy = 2 * x - last_ctrl[0], 2 * y - last_ctrl[1]
+                else:
+                    qx, qy = x, y
+            ctx.curve_to(x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y),
+                         ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey)
+            last_ctrl = (qx, qy)
+            x, y = ex, ey
+        elif c == "A":
+            rx, ry, angle = nums(3)
+            large, sweep = nums(2)
+            ex, ey = nums(2)
+            if rel:
+                ex, ey = ex + x, ey + y
+            _arc_to(ctx, x, y, rx, ry, angle, bool(large), bool(sweep), ex, ey)
+            x, y = ex, ey
+            last_ctrl = None
+        last_cmd = cmd
+
+
+def _shape(ctx, tag: str, a: dict) -> None:
+    if tag == "rect":
+        _rect_path(ctx, _num(a.get("x")), _num(a.get("y")), _num(a.get("width")),
+                   _num(a.get("height")), _num(a.get("rx")), _num(a.get("ry")))
+    elif tag == "circle":
+        r = _num(a.get("r"))
+        _ellipse_path(ctx, _num(a.get("cx")), _num(a.get("cy")), r, r)
+    elif tag == "ellipse":
+        _ellipse_path(ctx, _num(a.get("cx")), _num(a.get("cy")), _num(a.get("rx")),
+                      _num(a.get("ry")))
+    elif tag == "line":
+        ctx.move_to(_num(a.get("x1")), _num(a.get("y1")))
+        ctx.line_to(_num(a.get("x2")), _num(a.get("y2")))
+    elif tag in ("polyline", "polygon"):
+        pts = _numbers(a.get("points"))
+        if len(pts) >= 2:
+            ctx.move_to(pts[0], pts[1])
+            for k in range(2, len(pts) - 1, 2):
+                ctx.line_to(pts[k], pts[k + 1])
+            if tag == "polygon":
+                ctx.close_path()
+    elif tag == "path":
+        _path(ctx, a.get("d", ""))
+
+
+def _paint(ctx, tag: str, style: dict, opacity: float) -> None:
+    """Fill and stroke the current path as the style says."""
+    fill = colour(style.get("fill", "black")) if tag != "line" else None
+    stroke = colour(style.get("stroke"))
+    width = _num(style.get("stroke-width"), 1.0)
+    if fill is not None:
+        ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD if style.get("fill-rule") == "evenodd"
+                          else cairo.FILL_RULE_WINDING)
+        ctx.set_source_rgba(*fill, _num(style.get("fill-opacity"), 1.0) * opacity)
+        if stroke is not None and width > 0:
+            ctx.fill_preserve()
+        else:
+            ctx.fill()
+    if stroke is not None and width > 0:
+        ctx.set_source_rgba(*stroke, _num(style.get("stroke-opacity"), 1.0) * opacity)
+        ctx.set_line_width(width)
+        ctx.set_line_cap(_CAPS.get(style.get("stroke-linecap", "butt"), cairo.LINE_CAP_BUTT))
+        ctx.set_line_join(_JOINS.get(style.get("stroke-linejoin", "miter"),
+                                     cairo.LINE_JOIN_MITER))
+        ctx.set_miter_limit(_num(style.get("stroke-miterlimit"), 4.0))
+        dashes = [v for v in _numbers(style.get("stroke-dasharray"))
+                  if style.get("stroke-dasharray") != "none"]
+        if dashes and sum(dashes) > 0:
+            if len(dashes) % 2:
+                dashes = dashes * 2
+            ctx.set_dash(dashes, _num(style.get("stroke-dashoffset")))
+        else:
+            ctx.set_dash([])
+        ctx.stroke()
+    ctx.new_path()
+
+
+_SLANTS = {"italic": cairo.FONT_SLANT_ITALIC, "oblique": cairo.FONT_SLANT_OBLIQUE}
+
+
+def _font(ctx, style: dict) -> None:
+    weight = style.get("font-weight", "normal")
+    bold = weight == "bold" or (weight.isdigit() and int(weight) >= 550)
+    ctx.select_font_face(style.get("font-family", "DejaVu Sans Condensed").split(",")[0]
+                         .strip("'\" "), _SLANTS.get(style.get("font-style"),
+                                                     cairo.FONT_SLANT_NORMAL),
+                         cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
+    ctx.set_font_size(_num(style.get("font-size"), 16.0))
+
+
+def _show(ctx, text: str, x: float, y: float, style: dict, opacity: float) -> float:
+    """Draw one run of text with its anchor; return the x after it."""
+    fill = colour(style.get("fill", "black"))
+    _font(ctx, style)
+    advance = ctx.text_extents(text)[4]
+    anchor = style.get("text-anchor", "start")
+    if anchor == "middle":
+        x -= advance / 2
+    elif anchor == "end":
+        x -= advance
+    if fill is not None and text.strip():
+        ctx.set_source_rgba(*fill, _num(style.get("fill-opacity"), 1.0) * opacity)
+        ctx.move_to(x, y)
+        ctx.show_text(text)
+    return x + advance
+
+
+def _text(ctx, el, style: dict, opacity: float) -> None:
+    if el.get("class") == RUN_CLASS:
+        # Laid out by printshop: each run carries its own x, y, family and weight.
+        for run in el:
+            if run.text:
+                _show(ctx, run.text, float(run.get("x")), float(run.get("y")),
+                      _style(run, style), opacity)
+        return
+    x, y = _num(el.get("x")), _num(el.get("y"))
+    if el.text and el.text.strip():
+        x = _show(ctx, " ".join(el.text.split()), x, y, style, opacity)
+    for child in el:
+        if _local(child.tag) != "tspan":
+            raise Unsupported("text content other than tspan")
+        if len(child):
+            raise Unsupported("nested tspan")
+        x = _num(child.get("x"), x)
+        y = _num(child.get("y"), y)
+        if child.text and child.text.strip():
+            x = _show(ctx, " ".join(child.text.split()), x, y, _style(child, style), opacity)
+        if child.tail and child.tail.strip():
+            x = _show(ctx, " " + " ".join(child.tail.split()), x, y, style, opacity)
+
+
+def _local(tag) -> str:
+    if not isinstance(tag, str):
+        return ""
+    return tag[len(SVG):] if tag.startswith(SVG) else tag
+
+
+def _viewport(ctx, el) -> None:
+    """Set up a nested <svg>: its position, viewBox scaling and clip."""
+    x, y = _num(el.get("x")), _num(el.get("y"))
+    w, h = _num(el.get("width")), _num(el.get("height"))
+    ctx.translate(x, y)
+    if el.get("overflow", "hidden") != "visible":
+        ctx.rectangle(0, 0, w, h)
+        ctx.clip()
+    box = _numbers(el.get("viewBox"))
+    if len(box) == 4 and box[2] > 0 and box[3] > 0:
+        aspect = el.get("preserveAspectRatio", "xMidYMid meet")
+        sx, sy = w / box[2], h / box[3]
+        if aspect != "none":
+            s = min(sx, sy) if "slice" not in aspect else max(sx, sy)
+            ctx.translate((w - box[2] * s) / 2, (h - box[3] * s) / 2)
+            sx = sy = s
+        ctx.scale(sx, sy)
+        ctx.translate(-box[0], -box[1])
+
+
+def _draw(ctx, el, inherited: dict) -> None:
+    tag = _local(el.tag)
+    if tag in SKIPPED:
+        return
+    if tag not in SUPPORTED:
+        raise Unsupported(f"<{tag}>")
+    style = _style(el, inherited)
+    if el.get("display") == "none" or style.get("visibility") == "hidden":
+        return
+    opacity = _num(el.get("opacity"), 1.0)
+    group = opacity < 1 and (tag in CONTAINERS or tag == "text")
+    ctx.save()
+    _transform(ctx, el.get("transform"))
+    if group:
+        ctx.push_group()
+    if tag in CONTAINERS:
+        if tag == "svg":
+            _viewport(ctx, el)
+        for child in el:
+            _draw(ctx, child, style)
+    elif tag == "text":
+        _text(ctx, el, style, 1.0 if group else opacity)
+    elif tag != "tspan":
+        _shape(ctx, tag, el.attrib)
+        _paint(ctx, tag, style, opacity)
+    if group:
+        ctx.pop_group_to_source()
+        ctx.paint_with_alpha(opacity)
+    ctx.restore()
+
+
+_UNSUPPORTED_ATTRS = {"clip-path", "mask", "filter", "marker-start", "marker-mid", "marker-end",
+                      "letter-spacing", "word-spacing", "writing-mode", "dominant-baseline",
+                      "alignment-baseline", "baseline-shift", "textLength", "lengthAdjust",
+                      "rotate", "dx", "dy", "clip", "font", "transform-origin"}
+_LENGTHS = {"x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1", "x2", "y2",
+            "stroke-width", "font-size", "opacity", "fill-opacity", "stroke-opacity",
+            "stroke-dashoffset", "stroke-miterlimit"}
+
+
+def _check(root) -> None:
+    """Refuse, before anything is drawn, a page with anything draw_page cannot draw."""
+    for el in root.iter():
+        tag = _local(el.tag)
+        if tag not in SUPPORTED:
+            raise Unsupported(f"<{tag}>")
+        if el is not root:
+            _style(el, {})
+        for name, value in el.attrib.items():
+            if "url(" in value or name.endswith("}href") or name == "href":
+                raise Unsupported("reference")
+            if name in _UNSUPPORTED_ATTRS:
+                raise Unsupported(name)
+            if name in ("fill", "stroke"):
+                colour(value)
+            elif name in _LENGTHS and el is not root:
+                _num(value)
+
+
+def parse(svg: str):
+    """Parse a page and return its root if every part of it can be drawn here, else None."""
+    try:
+        root = ElementTree.fromstring(svg)
+        _check(root)
+    except (ElementTree.ParseError, Unsupported):
+        return None
+    return root
+
+
+def draw_page(ctx, root, width: float, height: float) -> bool:
+    """Draw a parsed page (user units = mm) scaled to points; False if it needs cairosvg."""
+    ctx.save()
+    ctx.scale(72 / 25.4, 72 / 25.4)
+    try:
+        box = _numbers(root.get("viewBox"))
+        if len(box) == 4 and box[2] > 0 and box[3] > 0:
+            ctx.scale(width / box[2], height / box[3])
+            ctx.translate(-box[0], -box[1])
+        ctx.rectangle(0, 0, width, height)
+        ctx.clip()
+        for child in root:
+            _draw(ctx, child, {})
+    except (Unsupported, ValueError, IndexError):
+        ctx.restore()
+        return False
+    ctx.restore()
+    return True

@@ -1,0 +1,95 @@
+"""The fast renderer draws what cairosvg draws: every built-in component compared in pixels."""
+
+from __future__ import annotations
+
+import io
+
+import cairocffi as cairo
+import pytest
+from PIL import Image, ImageChops, ImageFilter, ImageStat
+
+from printshop import render
+from printshop.components import RENDERERS
+from printshop.geometry import PrintOptions
+from printshop.impose import Page, page_svg
+from printshop.loader import load_game
+from printshop.project import Project
+
+DPI = 40
+
+
+def fast_png(svg: str, page: Page) -> Image.Image:
+    w, h = round(page.width / 25.4 * DPI), round(page.height / 25.4 * DPI)
+    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, w, h)
+    ctx = cairo.Context(surface)
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.paint()
+    ctx.scale(DPI / 72, DPI / 72)
+    root = render.parse(svg)
+    assert root is not None, "the page should be drawable without cairosvg"
+    assert render.draw_page(ctx, root, page.width, page.height)
+    return Image.frombuffer("RGBA", (w, h), bytes(surface.get_data()), "raw", "BGRA", 0, 1) \
+        .convert("RGB")
+
+
+def cairosvg_png(svg: str, page: Page) -> Image.Image:
+    import printshop.pdf  # noqa: F401  (points fontconfig at the shipped fonts)
+    import cairosvg
+
+    w, h = round(page.width / 25.4 * DPI), round(page.height / 25.4 * DPI)
+    data = cairosvg.svg2png(bytestring=svg.encode(), output_width=w, output_height=h,
+                            background_color="white")
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def difference(a: Image.Image, b: Image.Image) -> Image.Image:
+    """Return the pixel difference, blurred so a glyph nudged by one pixel does not count."""
+    # Raster output rounds each glyph's advance to pixels (hinted metrics); cairosvg sets
+    # text letter by letter, printshop run by run, so glyphs may sit a pixel apart.
+    blur = ImageFilter.GaussianBlur(1.5)
+    return ImageChops.difference(a.filter(blur), b.filter(blur)).convert("L")
+
+
+def pages_of_every_game():
+    for folder in Project.open(None).games():
+        game = load_game(folder)
+        for part in game.parts:
+            rendered = RENDERERS[part.kind](game, part, PrintOptions())
+            for n, page in enumerate(rendered.pages[:2], start=1):
+                yield f"{game.id}/{part.id}/{n}", page_svg(page, n, len(rendered.pages)), page
+
+
+CASES = list(pages_of_every_game())
+
+
+@pytest.mark.parametrize("name,svg,page", CASES, ids=[c[0] for c in CASES])
+def test_fast_renderer_matches_cairosvg(name, svg, page):
+    fast, reference = fast_png(svg, page), cairosvg_png(svg, page)
+    assert fast.size == reference.size
+    diff = difference(fast, reference)
+    assert max(ImageStat.Stat(diff).mean) < 2.0, name
+    differing = sum(diff.point(lambda v: 255 if v > 64 else 0).histogram()[255:])
+    assert differing / (fast.size[0] * fast.size[1]) < 0.01, name
+
+
+def test_unsupported_svg_is_left_to_cairosvg():
+    assert render.parse('<svg xmlns="http://www.w3.org/2000/svg"><defs><linearGradient '
+                        'id="g"/></defs><rect fill="url(#g)" width="5" height="5"/></svg>') is None
+    assert render.parse('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" '
+                        'height="5" style="filter: blur(2px)"/></svg>') is None
+    assert render.parse('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" '
+                        'height="5"/></svg>') is not None
+
+
+def test_arcs_and_curves_match_cairosvg():
+    page = Page(60, 40)
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" '
+           'viewBox="0 0 60 40"><path d="M5 20 A 10 6 30 1 1 25 20 Q 30 5 35 20 T 45 20 '
+           'C 50 10 55 30 58 20 S 50 35 40 35 Z" fill="#c33" stroke="#000" stroke-width="0.8"/>'
+           '<path d="m5 5 h10 v5 h-10 z M20 5 l5 5 l5 -5 z" fill="#36c" fill-rule="evenodd"/>'
+           '<g transform="rotate(20 30 20) scale(0.9)" opacity="0.6"><rect x="10" y="25" '
+           'width="20" height="8" rx="2" fill="green" stroke="navy" stroke-dasharray="2 1"/>'
+           '</g><text x="30" y="38" font-size="4" text-anchor="middle" '
+           'font-family="DejaVu Sans Condensed">Hé ♠</text></svg>')
+    fast, reference = fast_png(svg, page), cairosvg_png(svg, page)
+    assert max(ImageStat.Stat(difference(fast, reference)).mean) < 2.0
