@@ -118,8 +118,9 @@ def test_an_interrupted_build_leaves_the_previous_output(tmp_path):
     cmd = [sys.executable, "-m", "printshop.cli", "build", "--project", str(EXAMPLE), "--out",
            str(out), "--quiet", "--jobs", "1"]
     subprocess.run(cmd, check=True, capture_output=True)
-    before = {p: p.read_bytes() for p in out.rglob("*.pdf")}
-    for delay in (0.3, 0.8, 1.5):
+    game = out / "lantern-fair"
+    before = {p: p.read_bytes() for p in game.glob("*.pdf")}
+    for delay in (0.05, 0.2, 0.4, 0.7):
         proc = subprocess.Popen(cmd + ["--paper", "letter"], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         time.sleep(delay)
@@ -131,4 +132,4 @@ def test_an_interrupted_build_leaves_the_previous_output(tmp_path):
     # A later build clears what the killed builds left in their staging folders.
     subprocess.run(cmd, check=True, capture_output=True)
     assert not list(out.glob(".printshop-staging-*"))
-    assert {p: p.read_bytes() for p in out.rglob("*.pdf")} == before
+    assert {p: p.read_bytes() for p in game.glob("*.pdf")} == before
