@@ -1,0 +1,127 @@
+"""The edges of the map code: read map files, write generated maps and their pages.
+
+Everything here touches files or the project; the generator, validator and drawing it calls
+are pure functions of their inputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import PrintshopError, Problem
+from ...loader import load_game
+from ...output import write_files
+from ...project import Project
+from ...source import Document
+from ...text import icon_svg
+from .draw import Icon, Palette
+from .generate import generate
+from .model import dump_map, load_map
+from .page import map_page
+from .seed import Seed, SeedError, parse_seed
+from .validate import MAP_RULES, Flaw, validate_map
+
+GAME = "pocketciv"
+MAX_FILE_BYTES = 2 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Look:
+    """How maps are drawn: the game's name, colours and icons."""
+
+    name: str
+    palette: Palette
+    icons: dict[str, str]
+
+    def icon(self) -> Icon:
+        """Return a function drawing one of the game's icons."""
+        return lambda name, x, y, size: str(icon_svg(self.icons[name], x, y, size))
+
+
+def game_look(project: Project) -> Look:
+    """Read the PocketCiv game's style colours and icons from the project."""
+    game = load_game(project.game(GAME))
+    return Look(game.manifest.name, Palette.from_style(game.manifest.style.colors),
+                game.icons)
+
+
+def problems_from(flaws: list[Flaw], doc: Document) -> list[Problem]:
+    """Place each broken map rule in the file: its key path and line."""
+    return [Problem(doc.file, f.message, f.at, doc.line(f.at), f.rule) for f in flaws]
+
+
+def check_map_file(path: str | Path) -> tuple[int, list[Problem]]:
+    """Validate one map file; return how many rules applied and what is broken."""
+    file = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise PrintshopError(Problem(file, f"cannot read the map file: {exc.strerror}")) \
+            from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise PrintshopError(Problem(file, "the map file is larger than 2 MB"))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PrintshopError(Problem(file, "the map file is not UTF-8 text")) from None
+    world, doc = load_map(text, file)
+    applied = sum(1 for r in MAP_RULES.values() if not r.setup or world.setup == "random")
+    return applied, problems_from(validate_map(world), doc)
+
+
+def check_map_files(paths) -> list[str]:
+    """Validate map files; return a line per good file, raise every problem of the rest."""
+    problems, good = [], []
+    for path in paths:
+        try:
+            applied, found = check_map_file(path)
+        except PrintshopError as exc:
+            problems.extend(exc.problems)
+            continue
+        problems.extend(found)
+        if not found:
+            good.append(f"{path}: ok ({applied} rules)")
+    if problems:
+        raise PrintshopError(problems, "validation failed")
+    return good
+
+
+def _seeds(seed: str, variant: str | None, count: int) -> list[Seed]:
+    """Return ``count`` seeds from the given one on, or a located error."""
+    try:
+        first = parse_seed(seed, variant)
+    except SeedError as exc:
+        raise PrintshopError(Problem("--seed", str(exc))) from None
+    if first.algorithm != "m1":
+        raise PrintshopError(Problem("--seed", f"seed '{seed}' needs map algorithm "
+                                     f"{first.algorithm}; this printshop draws m1 maps"))
+    return [Seed(first.algorithm, first.variant, first.number + i) for i in range(count)]
+
+
+def map_files(seed: Seed, look: Look, paper: str) -> dict[str, bytes]:
+    """Return the YAML map file and the printable PDF page of one seed."""
+    from ...pdf import pages_to_pdf
+
+    world = generate(seed)
+    flaws = validate_map(world)
+    if flaws:
+        raise PrintshopError([Problem(str(seed), f.message, f.at, None, f.rule)
+                              for f in flaws], "the generator drew an illegal map (a bug)")
+    header = (f"PocketCiv map {seed}, drawn by printshop.\n"
+              f"Draw it again: printshop map pocketciv --seed {seed}\n"
+              f"Check it: printshop validate map {seed}.yaml")
+    page = map_page(world, paper, look.palette, look.icon(), look.name)
+    pdf = pages_to_pdf([page], f"{look.name} — map {seed}")
+    return {f"{seed}.yaml": dump_map(world, header).encode("utf-8"), f"{seed}.pdf": pdf}
+
+
+def make_maps(seed: str, variant: str | None, count: int, out_dir: str | Path,
+              paper: str = "a4", project_dir: str | Path | None = None) -> list[Path]:
+    """Generate ``count`` maps from a seed on; write each map file and page; return paths."""
+    seeds = _seeds(seed, variant, count)
+    look = game_look(Project.open(project_dir))
+    files: dict[str, bytes] = {}
+    for s in seeds:
+        files.update(map_files(s, look, paper))
+    return write_files(Path(out_dir), files)

@@ -1,0 +1,211 @@
+"""Junctions: where borders meet, worked out from the order in which each face lists them.
+
+Every Region, Frontier and Sea (a face) lists its neighbours going round it. Two neighbours
+next to each other in a list meet at a corner of that face; on a legal map every corner is
+one of the three corners of a junction where exactly three borders meet: if region 3 lists
+... 7, 5 ... then 7 lists ... 5, 3 ... and 5 lists ... 3, 7 ... (all going the same way).
+A person may list any face in either direction, so each list's direction is found first.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from dataclasses import dataclass
+
+from .model import WorldMap
+
+
+@dataclass(frozen=True)
+class Face:
+    """A Region, Frontier or Sea as the junction analysis sees it."""
+
+    id: str
+    cycles: tuple[tuple[str, ...], ...]
+    at: tuple
+    label: str
+    region: bool
+
+    def entry_path(self, cycle: int, index: int) -> tuple:
+        """Return the key path of one entry of the face's borders."""
+        if len(self.cycles) > 1:
+            return self.at + ("borders", cycle, index)
+        return self.at + ("borders", index)
+
+
+@dataclass(frozen=True)
+class Corner:
+    """A corner of a face, between its borders with ``before`` and ``after``."""
+
+    before: str
+    face: str
+    after: str
+    cycle: int
+    index: int
+
+
+@dataclass(frozen=True)
+class Junctions:
+    """The junctions of three found, and the corners that belong to none."""
+
+    met: tuple[tuple[str, str, str], ...]
+    broken: tuple[tuple[Corner, ...], ...]
+
+
+def faces_of(world: WorldMap) -> dict[str, Face]:
+    """Return every face by id (ids are assumed unique)."""
+    out = {r.id: Face(r.id, (r.borders,), r.at, r.label, True) for r in world.regions}
+    out.update({a.id: Face(a.id, a.coasts, a.at, a.label, False) for a in world.areas})
+    return out
+
+
+def _verdict(mine: tuple, theirs: tuple, me: str, them: str) -> str | None:
+    """Say whether two touching lists run the same way ('same'), opposite ('flip') or unknown."""
+    found = set()
+    n, m = len(mine), len(theirs)
+    for i, x in enumerate(mine):
+        if x != them:
+            continue
+        a_prev, a_next = mine[i - 1], mine[(i + 1) % n]
+        if a_prev == a_next:
+            continue
+        for j, y in enumerate(theirs):
+            if y != me:
+                continue
+            b_prev, b_next = theirs[j - 1], theirs[(j + 1) % m]
+            if b_prev == a_next and b_next == a_prev:
+                found.add("same")
+            elif b_prev == a_prev and b_next == a_next:
+                found.add("flip")
+    return found.pop() if len(found) == 1 else None
+
+
+def directions(faces: dict[str, Face]) -> dict[tuple[str, int], bool]:
+    """Return, for each list, whether it must be reversed to run the same way as the first."""
+    keys = [(f.id, k) for f in faces.values() for k in range(len(f.cycles))]
+    flipped: dict[tuple[str, int], bool] = {}
+    for start in keys:
+        if start in flipped:
+            continue
+        flipped[start] = False
+        queue = deque([start])
+        while queue:
+            fid, k = queue.popleft()
+            cycle = faces[fid].cycles[k]
+            for other in dict.fromkeys(cycle):
+                if other not in faces:
+                    continue
+                for m, theirs in enumerate(faces[other].cycles):
+                    if (other, m) in flipped or fid not in theirs:
+                        continue
+                    verdict = _verdict(cycle, theirs, fid, other)
+                    if verdict is None:
+                        continue
+                    flipped[(other, m)] = flipped[(fid, k)] ^ (verdict == "flip")
+                    queue.append((other, m))
+    return flipped
+
+
+def corners(faces: dict[str, Face], flipped: dict[tuple[str, int], bool]) -> list[Corner]:
+    """Return every corner of every face, each list turned to run the common way."""
+    out = []
+    for f in faces.values():
+        for k, cycle in enumerate(f.cycles):
+            n = len(cycle)
+            order = list(range(n))[::-1] if flipped.get((f.id, k)) else list(range(n))
+            for pos, i in enumerate(order):
+                out.append(Corner(cycle[i], f.id, cycle[order[(pos + 1) % n]], k, i))
+    return out
+
+
+def junctions(faces: dict[str, Face]) -> Junctions:
+    """Group corners into junctions of three; gather the rest by the point they share."""
+    found = corners(faces, directions(faces))
+    waiting: dict[tuple, list[int]] = defaultdict(list)
+    for n, c in enumerate(found):
+        waiting[(c.before, c.face, c.after)].append(n)
+    used = [False] * len(found)
+    met = []
+    for n, c in enumerate(found):
+        if used[n] or len({c.before, c.face, c.after}) < 3:
+            continue
+        at_after = [i for i in waiting[(c.face, c.after, c.before)] if not used[i]]
+        at_before = [i for i in waiting[(c.after, c.before, c.face)] if not used[i]]
+        if at_after and at_before:
+            used[n] = used[at_after[0]] = used[at_before[0]] = True
+            met.append((c.before, c.face, c.after))
+    return Junctions(tuple(met), tuple(_chains(found, used)))
+
+
+def _chains(found: list[Corner], used: list[bool]) -> list[tuple[Corner, ...]]:
+    """Follow unmatched corners face to face round the point they share."""
+    free = [n for n, u in enumerate(used) if not u]
+    taken = set()
+    chains = []
+    for n in free:
+        if n in taken:
+            continue
+        chain = [n]
+        taken.add(n)
+        while len(chain) < 16:
+            last = found[chain[-1]]
+            nxt = next((i for i in free if i not in taken and found[i].face == last.after
+                        and found[i].before == last.face), None)
+            if nxt is None:
+                break
+            chain.append(nxt)
+            taken.add(nxt)
+        chains.append(tuple(found[i] for i in chain))
+    return chains
+
+
+def closes(chain: tuple[Corner, ...]) -> bool:
+    """Say whether a chain of corners goes all the way round one point."""
+    first, last = chain[0], chain[-1]
+    return len(chain) > 1 and last.after == first.face and first.before == last.face
+
+
+def pieces(faces: dict[str, Face], keep=lambda face: True) -> list[list[str]]:
+    """Return the connected groups of faces (those ``keep`` accepts), in list order."""
+    seen: set[str] = set()
+    groups = []
+    for fid, face in faces.items():
+        if fid in seen or not keep(face):
+            continue
+        group, queue = [], deque([fid])
+        seen.add(fid)
+        while queue:
+            cur = queue.popleft()
+            group.append(cur)
+            for cycle in faces[cur].cycles:
+                for other in cycle:
+                    if other in faces and other not in seen and keep(faces[other]):
+                        seen.add(other)
+                        queue.append(other)
+        groups.append(group)
+    return groups
+
+
+def euler(faces: dict[str, Face], junction_count: int) -> tuple[int, int]:
+    """Return (V - E + boundary lists, 2 x connected pieces): equal when the map is flat."""
+    edges = sum(len(c) for f in faces.values() for c in f.cycles) // 2
+    lists = sum(len(f.cycles) for f in faces.values())
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def root(key):
+        """Return the representative of a list's group (union-find)."""
+        while parent.setdefault(key, key) != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    for f in faces.values():
+        for k, cycle in enumerate(f.cycles):
+            root((f.id, k))
+            for other in cycle:
+                if other not in faces:
+                    continue
+                for m, theirs in enumerate(faces[other].cycles):
+                    if f.id in theirs:
+                        parent[root((f.id, k))] = root((other, m))
+    components = len({root(key) for key in list(parent)})
+    return junction_count - edges + lists, 2 * components

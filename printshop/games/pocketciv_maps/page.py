@@ -1,0 +1,82 @@
+"""The printable map page: a title, the map, a legend and the seed that redraws it."""
+
+from __future__ import annotations
+
+from ...geometry import LABEL_BAND, paper_size
+from ...impose import Page
+from ...text import text_box
+from .draw import Icon, Palette, draw_map
+from .model import WorldMap
+from .variant import variant
+
+MARGIN = 12.0
+LEGEND = (("mountain", "Mountain"), ("volcano", "Volcano"), ("forest", "Forest"),
+          ("farm", "Farm"), ("desert", "Desert"), ("fault-line", "Fault Line"),
+          ("tribe", "Tribe"), ("city", "City"))
+
+
+def legend(x: float, y: float, w: float, palette: Palette, icon: Icon, size: float = 4.5,
+           pt: float = 8.0, columns: int = 10) -> str:
+    """Draw the map's key, ``columns`` to a row: icons, then the Frontier and Sea swatches."""
+    items = [(icon(name, 0, 0, size), label) for name, label in LEGEND]
+    swatch = size * 1.4
+    items.append((f'<rect x="0" y="{size * 0.15:.2f}" width="{swatch:.2f}" '
+                  f'height="{size * 0.7:.2f}" fill="{palette.frontier}" '
+                  f'stroke="{palette.frontier_ink}" stroke-width="0.25" '
+                  f'stroke-dasharray="1.2 0.8"/>', "Frontier"))
+    items.append((f'<rect x="0" y="{size * 0.15:.2f}" width="{swatch:.2f}" '
+                  f'height="{size * 0.7:.2f}" fill="{palette.sea}"/>', "Sea"))
+    step = w / columns
+    out = []
+    for n, (mark, label) in enumerate(items):
+        cx, cy = x + (n % columns) * step, y + (n // columns) * size * 1.5
+        out.append(f'<g transform="translate({cx:.2f} {cy:.2f})">{mark}</g>')
+        out.append(str(text_box(label, cx + swatch + 0.8, cy, step - swatch - 1.0, size,
+                                size=pt, min_size=7, color=palette.ink, valign="middle",
+                                wrap=False)))
+    return "".join(out)
+
+
+def _facts(world: WorldMap) -> str:
+    """Return one line on what this map holds."""
+    v = variant(world.variant)
+    touched = {x for a in world.frontiers for c in a.coasts for x in c
+               if x not in {b.id for b in world.areas}}
+    parts = [f"{v.title} map", f"{len(world.regions)} regions"]
+    if v.copies > 1:
+        parts.append("each number twice")
+    if world.frontiers:
+        parts.append(f"the Frontier{'s' if len(world.frontiers) > 1 else ''} "
+                     f"touch{'es' if len(world.frontiers) == 1 else ''} {len(touched)}")
+    else:
+        parts.append("Sea all round every island")
+    tribes = sum(r.tribes for r in world.regions)
+    parts.append(f"{tribes} Tribes to start")
+    return " · ".join(parts)
+
+
+def map_page(world: WorldMap, paper: str, palette: Palette, icon: Icon,
+             game_name: str = "PocketCiv") -> Page:
+    """Lay out one landscape page with the map, its legend and its seed."""
+    pw, ph = paper_size(paper)
+    w, h = ph, pw
+    inner = w - 2 * MARGIN
+    out = [text_box(f"{game_name} · {world.name or 'a world to play'}", MARGIN, MARGIN,
+                    inner * 0.62, 11, size=20, font="title", color=palette.ink,
+                    wrap=False),
+           text_box(_facts(world), MARGIN, MARGIN + 11, inner * 0.7, 5, size=9,
+                    color=palette.ink, wrap=False)]
+    if world.seed:
+        out.append(text_box(f"Seed **{world.seed}**", MARGIN + inner * 0.62, MARGIN + 1,
+                            inner * 0.38, 6, size=11, color=palette.ink, align="right",
+                            wrap=False))
+        out.append(text_box("printshop draws this same map again from its seed",
+                            MARGIN + inner * 0.5, MARGIN + 8, inner * 0.5, 4, size=7.5,
+                            color=palette.border, align="right", wrap=False))
+    top = MARGIN + 19
+    bottom = h - MARGIN - LABEL_BAND - 9
+    out.append(draw_map(world, MARGIN, top, inner, bottom - top, palette, icon))
+    out.append(legend(MARGIN, bottom + 3, inner, palette, icon))
+    label = f"{game_name} · map {world.seed}" if world.seed else f"{game_name} · map"
+    return Page(w, h, [str(p) for p in out], side="sheet", label=label)
+
