@@ -91,26 +91,36 @@ def check_games(games: list[Game]) -> None:
     problems.raise_if_any()
 
 
-def render_component(game: Game, component_id: str, opts: PrintOptions
-                     ) -> ComponentPDF | list[Problem]:
-    """Draw, impose and render one component to PDF (runs in a worker process)."""
-    from .pdf import SVGRenderError, pages_to_pdf
+def drawing_problem(game: Game, component_id: str, exc: Exception) -> Problem | None:
+    """Return the located problem for a failure while drawing a component, or None."""
+    from .pdf import SVGRenderError
     from .templates import TemplateProblem
     from .text import TextError
 
+    if isinstance(exc, TemplateProblem):
+        return Problem(f"templates/{game.id}/{exc.template}", f"while drawing {exc.what}: "
+                       f"{str(exc).split(': ', 2)[-1]}", (), exc.line)
+    if isinstance(exc, (TextError, SVGRenderError, ValueError)):
+        return Problem(f"data/{game.id}/game.yaml", f"{component_id}: {exc}",
+                       ("components", component_id))
+    return None
+
+
+def render_component(game: Game, component_id: str, opts: PrintOptions
+                     ) -> ComponentPDF | list[Problem]:
+    """Draw, impose and render one component to PDF (runs in a worker process)."""
+    from .pdf import pages_to_pdf
+
     part = game.part(component_id)
     spec = part.spec
-    where = f"templates/{game.id}"
     try:
         rendered = RENDERERS[spec.kind](game, part, opts)
-        title = f"{game.manifest.name} — {spec.name}"
-        pdf = pages_to_pdf(rendered.pages, title)
-    except TemplateProblem as exc:
-        return [Problem(f"{where}/{exc.template}", f"while drawing {exc.what}: "
-                        f"{str(exc).split(': ', 2)[-1]}", (), exc.line)]
-    except (TextError, SVGRenderError, ValueError) as exc:
-        return [Problem(f"data/{game.id}/game.yaml", f"{spec.id}: {exc}",
-                        ("components", spec.id))]
+        pdf = pages_to_pdf(rendered.pages, f"{game.manifest.name} — {spec.name}")
+    except Exception as exc:  # only the kinds drawing_problem knows are the user's doing
+        problem = drawing_problem(game, component_id, exc)
+        if problem is None:
+            raise
+        return [problem]
     return ComponentPDF(game.id, spec.id, spec.name, spec.kind, pdf, len(rendered.pages),
                         rendered.duplex, rendered.note, spec.stock, spec.cut)
 

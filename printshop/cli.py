@@ -80,8 +80,7 @@ def list_games(games, project_dir):
 def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, back_offset,
           layout, low_ink, jobs, quiet):
     """Build print-and-play PDFs for GAMES (default: every game)."""
-    from .build import build as run_build
-    from .build import load_games
+    from .build import build_games, load_games
     from .geometry import PrintOptions
     from .project import Project
 
@@ -92,13 +91,12 @@ def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, ba
     opts = PrintOptions(paper=paper, bleed=bleed, crop_marks=crop_marks, backs=backs,
                         back_offset=offset, layout=layout, flip=flip, low_ink=low_ink)
     try:
-        project = Project.open(project_dir)
-        total = sum(len(g.parts) for g in load_games(project, games))
+        loaded = load_games(Project.open(project_dir), games)
         show = not quiet and sys.stderr.isatty()
-        with click.progressbar(length=total, label="Building", file=sys.stderr,
-                               show_pos=True) if show else _NoBar() as bar:
-            report = run_build(project, games, opts, Path(out_dir),
-                               progress=lambda label: bar.update(1), jobs=jobs)
+        with click.progressbar(length=sum(len(g.parts) for g in loaded), label="Building",
+                               file=sys.stderr, show_pos=True) if show else _NoBar() as bar:
+            report = build_games(loaded, opts, Path(out_dir),
+                                 progress=lambda label: bar.update(1), jobs=jobs)
     except PrintshopError as exc:
         _fail(exc)
     for path in report.files:
@@ -116,7 +114,18 @@ class _NoBar:
         pass
 
 
-@main.command()
+class _ValidateCommand(click.Command):
+    """`validate [GAMES]`, where `validate map FILE...` checks map files instead."""
+
+    def invoke(self, ctx):
+        games = tuple(ctx.params.get("games") or ())
+        if games[:1] == ("map",):
+            return ctx.invoke(validate_map_files, files=games[1:])
+        return super().invoke(ctx)
+
+
+@main.command(cls=_ValidateCommand,
+              epilog="`printshop validate map FILE...` checks PocketCiv map files instead.")
 @click.argument("games", nargs=-1)
 @project_option
 def validate(games, project_dir):
@@ -137,6 +146,205 @@ def validate(games, project_dir):
             click.echo(f"{game.id}: ok ({len(rule_ids(game))} rules)")
     if problems:
         _fail(PrintshopError(problems, "validation failed"))
+
+
+def validate_map_files(files):
+    """Check map files against every map rule; print one line per good file."""
+    from .games.pocketciv_maps.atlas import check_map_files
+
+    if not files:
+        raise click.UsageError("validate map: name one or more map files")
+    try:
+        lines = check_map_files(files)
+    except PrintshopError as exc:
+        _fail(exc)
+    for line in lines:
+        click.echo(line)
+
+
+def _variant_names():
+    from .games.pocketciv_maps.variant import variant_names
+    return list(variant_names())
+
+
+@main.command("map")
+@click.argument("game", type=click.Choice(["pocketciv"]))
+@click.option("--seed", required=True,
+              help="A whole number, or a printed seed such as m1-standard-42.")
+@click.option("--variant", type=click.Choice(_variant_names()), default=None,
+              help="The kind of map (default: standard, or the one a printed seed names).")
+@click.option("--count", type=click.IntRange(1, 1000), default=1, show_default=True,
+              help="How many maps, from the seed on.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/maps",
+              show_default=True, help="Where to write the map files and pages.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@project_option
+def map_command(game, seed, variant, count, out_dir, paper, project_dir):
+    """Draw seeded, legal maps for GAME: a map file (YAML) and a printable page (PDF) each."""
+    from .games.pocketciv_maps.atlas import make_maps
+
+    try:
+        written = make_maps(seed, variant, count, out_dir, paper, project_dir)
+    except PrintshopError as exc:
+        _fail(exc)
+    for path in written:
+        click.echo(f"wrote {path}")
+
+
+def _decklist_formats():
+    from .export.decklist import FORMATS
+    return sorted(FORMATS)
+
+
+def _wrote(paths) -> None:
+    for path in paths:
+        click.echo(f"wrote {path}")
+
+
+@main.group()
+def export():
+    """Export a game for playtesting: deck lists, Tabletop Simulator, card images."""
+
+
+@export.command("decklist")
+@click.argument("game")
+@project_option
+@click.option("--deck", default=None, help="Only this deck (its component id).")
+@click.option("--format", "fmt", type=click.Choice(_decklist_formats()), default="md",
+              show_default=True, help="csv for spreadsheets, json for programs, md for posts.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file instead of the terminal.")
+def export_decklist(game, project_dir, deck, fmt, out):
+    """Print GAME's deck list: every distinct card, its copies and fields, totals per deck."""
+    from .export.decklist import export_decklist as run
+    from .project import Project
+
+    try:
+        text = run(Project.open(project_dir), game, fmt, deck, Path(out) if out else None)
+    except PrintshopError as exc:
+        _fail(exc)
+    if out:
+        click.echo(f"wrote {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+@export.command("tts")
+@click.argument("game")
+@project_option
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Where to write the images and the saved object (default output/GAME/tts).")
+@click.option("--base-url", default=None,
+              help="Where the images will be hosted; default: file:/// paths of the written "
+                   "images, for this computer only.")
+@click.option("--dpi", type=click.IntRange(50, 600), default=150, show_default=True,
+              help="Resolution of the sheets (lowered where TTS's 4096 px limit needs it).")
+def export_tts(game, project_dir, out_dir, base_url, dpi):
+    """Write GAME for Tabletop Simulator: deck sheets, boards, aids and a saved object."""
+    from .export.tts import export_tts as run
+    from .project import Project
+
+    try:
+        written = run(Project.open(project_dir), game, Path(out_dir) if out_dir else None,
+                      base_url, dpi)
+    except PrintshopError as exc:
+        _fail(exc)
+    _wrote(written)
+
+
+@export.command("png")
+@click.argument("game")
+@project_option
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Where to write the images (default output/GAME/png).")
+@click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True)
+@click.option("--with-bleed", is_flag=True,
+              help="Keep the bleed around each card (print shops); default: cut at the trim.")
+@click.option("--deck", default=None, help="Only this deck (its component id).")
+def export_png(game, project_dir, out_dir, dpi, with_bleed, deck):
+    """Write one PNG per card face and back of GAME: DECK/CARD.png, DECK/back.png."""
+    from .export.images import export_png as run
+    from .project import Project
+
+    try:
+        written = run(Project.open(project_dir), game, Path(out_dir) if out_dir else None,
+                      dpi, with_bleed, deck)
+    except PrintshopError as exc:
+        _fail(exc)
+    click.echo(f"wrote {len(written)} images to {written[0].parent.parent}")
+
+
+@main.command()
+@click.argument("game")
+@project_option
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Where to write the proof (default output/GAME).")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--low-ink", is_flag=True, help="Light backgrounds, no full-bleed fills.")
+def proof(game, project_dir, out_dir, paper, low_ink):
+    """Write a proof sheet of GAME: every distinct card once, labelled with id and copies."""
+    from .geometry import PrintOptions
+    from .project import Project
+    from .proof import proof as run
+
+    try:
+        path = run(Project.open(project_dir), game, Path(out_dir) if out_dir else None,
+                   PrintOptions(paper=paper, low_ink=low_ink))
+    except PrintshopError as exc:
+        _fail(exc)
+    click.echo(f"wrote {path}")
+
+
+@main.command()
+@click.argument("game")
+@project_option
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--backs", type=click.Choice(["none", "duplex", "fold"]), default="duplex",
+              show_default=True)
+@click.option("--layout", type=click.Choice(["sheet", "single"]), default="sheet",
+              show_default=True)
+def bom(game, project_dir, paper, backs, layout):
+    """Print GAME's bill of materials: what to print and on what, what to cut, what to get."""
+    from .bom import bom as run
+    from .geometry import PrintOptions
+    from .project import Project
+
+    try:
+        text = run(Project.open(project_dir), game,
+                   PrintOptions(paper=paper, backs=backs, layout=layout))
+    except PrintshopError as exc:
+        _fail(exc)
+    click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@project_option
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output",
+              show_default=True, help="Where to write the PDFs.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--backs", type=click.Choice(["none", "duplex", "fold"]), default="duplex",
+              show_default=True)
+@click.option("--low-ink", is_flag=True, help="Light backgrounds, no full-bleed fills.")
+@click.option("--interval", type=click.FloatRange(0.1, 60), default=0.5, show_default=True,
+              help="Seconds between looks at the files.")
+@click.option("--jobs", type=click.IntRange(1, 16), default=None,
+              help="Worker processes (default: one per core).")
+def watch(games, project_dir, out_dir, paper, backs, low_ink, interval, jobs):
+    """Build GAMES (default: all), then rebuild whenever a data or template file is saved."""
+    from .geometry import PrintOptions
+    from .project import Project
+    from .watch import watch as run
+
+    click.echo("watching for changes; press Ctrl-C to stop")
+    try:
+        run(Project.open(project_dir), games, PrintOptions(paper=paper, backs=backs,
+                                                           low_ink=low_ink),
+            Path(out_dir), interval, say=click.echo, jobs=jobs)
+    except PrintshopError as exc:
+        _fail(exc)
+    except KeyboardInterrupt:
+        click.echo("stopped")
 
 
 if __name__ == "__main__":

@@ -8,15 +8,13 @@ and is drawn by cairosvg instead.
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from functools import lru_cache
-from pathlib import Path
 from xml.etree import ElementTree
 
 import cairocffi as cairo
 
+from . import colours
 from .text import RUN_CLASS
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -41,36 +39,12 @@ class Unsupported(Exception):
     """The SVG uses something this renderer leaves to cairosvg."""
 
 
-@lru_cache(maxsize=1)
-def _named_colours() -> dict[str, str]:
-    return json.loads((Path(__file__).with_name("colors.json")).read_text())
-
-
-@lru_cache(maxsize=4096)
 def colour(value: str | None) -> tuple[float, float, float] | None:
     """Return an (r, g, b) tuple for an SVG paint, or None for no paint."""
-    if value is None:
-        return None
-    value = value.strip().lower()
-    if value in ("none", "transparent", ""):
-        return None
-    if value.startswith("url("):
-        raise Unsupported("paint server")
-    value = _named_colours().get(value, value)
-    if value == "none":
-        return None
-    if value.startswith("#"):
-        digits = value[1:]
-        if len(digits) == 3:
-            return tuple(int(c, 16) / 15 for c in digits)
-        if len(digits) == 6:
-            return tuple(int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4))
-    if value.startswith("rgb(") and value.endswith(")"):
-        parts = [p.strip() for p in value[4:-1].split(",")]
-        if len(parts) == 3:
-            return tuple(float(p[:-1]) / 100 if p.endswith("%") else float(p) / 255
-                         for p in parts)
-    raise Unsupported(f"colour {value!r}")
+    try:
+        return colours.parse(value)
+    except ValueError:
+        raise Unsupported(f"paint {value!r}") from None
 
 
 def _num(value, default: float = 0.0) -> float:

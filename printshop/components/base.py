@@ -8,6 +8,7 @@ from typing import Callable, Protocol
 
 from ..geometry import PrintOptions
 from ..impose import Face, Page
+from ..ink import low_ink
 from ..models import Game, Part
 from ..templates import make_environment, render
 
@@ -54,8 +55,9 @@ def base_context(game: Game, opts: PrintOptions) -> dict:
 
 
 def draw(game: Game, template: str, context: dict, what: str) -> str:
-    """Render one of the game's templates with the shared context added."""
-    return render(environment(game), template, context, what)
+    """Render one of the game's templates, redrawn for low ink when the options ask."""
+    svg = render(environment(game), template, context, what)
+    return low_ink(svg) if context.get("low_ink") else svg
 
 
 RendererFn = Callable[[Game, Part, PrintOptions], Rendered]

@@ -1,0 +1,68 @@
+"""Exports for playtesting: deck lists, card images and Tabletop Simulator saves.
+
+Each export loads one game and checks its data against the schema, but not against the
+game's composition rules: a deck that is still being balanced can be shared and played.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import PrintshopError, Problem
+from ..impose import Face
+from ..models import Card, Game, Part
+from ..project import Project
+
+DECK_KINDS = ("deck", "tokens")
+
+
+def load_one(project: Project, game_id: str) -> Game:
+    """Load and schema-check one game of the project."""
+    from ..build import load_games
+
+    return load_games(project, [game_id])[0]
+
+
+def deck_parts(game: Game, deck: str | None = None) -> list[Part]:
+    """Return the game's decks and token sets, or only the one named ``deck``."""
+    parts = [p for p in game.parts if p.kind in DECK_KINDS]
+    if deck is None:
+        return parts
+    chosen = [p for p in parts if p.id == deck]
+    if not chosen:
+        names = ", ".join(p.id for p in parts) or "none"
+        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", f"no deck '{deck}'; decks "
+                                     f"here: {names}"))
+    return chosen
+
+
+def default_out(game_id: str, folder: str) -> Path:
+    """Return where an export goes when no --out is given: output/<game>/<folder>."""
+    return Path("output") / game_id / folder
+
+
+@contextmanager
+def drawing(game: Game, component: str):
+    """Turn a template or text failure while drawing a component into a located error."""
+    from ..build import drawing_problem
+
+    try:
+        yield
+    except Exception as exc:  # only the kinds drawing_problem knows are the user's doing
+        problem = drawing_problem(game, component, exc)
+        if problem is None:
+            raise
+        raise PrintshopError(problem) from None
+
+
+def drawn_cards(game: Game, part: Part, opts) -> list[tuple[Card, Face, Face | None]]:
+    """Draw every distinct card of a deck once: (card, front Face, back Face or None)."""
+    from ..components.deck import card_faces
+
+    out = []
+    with drawing(game, part.id):
+        for card in part.cards:
+            front, back = card_faces(game, part, opts, card)
+            out.append((card, front, back))
+    return out

@@ -1,0 +1,271 @@
+"""Tabletop Simulator: deck sheets (PNG) and a saved object (JSON) that TTS loads.
+
+Every deck and token set becomes a ``DeckCustom``. Its distinct cards go on sheets of at most
+10 x 7 slots (TTS's limit); the last slot of each sheet holds the card back, which TTS shows
+for hidden cards, so a sheet carries up to 69 cards and a larger deck continues on further
+sheets. The back is also written as its own image for ``BackURL``; a deck whose cards have
+different backs gets back sheets laid out like its face sheets (``UniqueBack``). Boards become
+a ``Custom_Board`` and each page of a sheet (player aids) a ``Custom_Tile``; booklets stay in
+the PDF. Every CardID is the sheet's CustomDeck key times 100 plus the card's slot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..components import RENDERERS
+from ..components.base import base_context, draw
+from ..errors import PrintshopError, Problem
+from ..geometry import PrintOptions, card_size
+from ..impose import Face, page_svg
+from ..models import Card, Game, Part
+from ..project import Project
+from . import deck_parts, default_out, drawing, drawn_cards, load_one
+from .images import face_png, pixels, svg_png
+
+MAX_COLS, MAX_ROWS = 10, 7
+CARDS_PER_SHEET = MAX_COLS * MAX_ROWS - 1   # the last slot holds the back
+MAX_SHEET_PX = 4096                         # TTS's advice for the largest image side
+DEFAULT_DPI = 150
+POKER = (63.0, 88.0)                        # TTS's own card; other sizes scale from it
+PLAIN_BACK = "#b8b8b8"
+CARD_TYPE = {"rect": 0, "circle": 4}        # TTS: 0 rounded rectangle, 4 circle
+
+
+@dataclass
+class Sheet:
+    """One card sheet of a deck: its CustomDeck key, grid and the cards in its slots."""
+
+    key: int
+    cols: int
+    rows: int
+    cards: list[tuple[Card, Face, Face | None]]
+    face_file: str = ""
+    back_file: str = ""
+
+    @property
+    def slots(self) -> int:
+        return self.cols * self.rows
+
+
+@dataclass
+class DeckPlan:
+    """A deck laid out for TTS: its sheets, card pixel size and whether backs differ."""
+
+    part: Part
+    sheets: list[Sheet]
+    card_px: tuple[int, int]
+    unique_back: bool
+    back_file: str = ""
+    files: dict[str, bytes] = field(default_factory=dict)
+
+
+def grid(n_cards: int) -> tuple[int, int]:
+    """Return (cols, rows) of a sheet holding n cards plus the back in its last slot."""
+    slots = n_cards + 1
+    cols = min(MAX_COLS, slots)
+    return cols, math.ceil(slots / cols)
+
+
+def card_pixels(w: float, h: float, dpi: float) -> tuple[int, int]:
+    """Return a card's pixel size at dpi, shrunk so a full 10 x 7 sheet stays within 4096 px."""
+    per_mm = min(dpi / 25.4, (MAX_SHEET_PX // MAX_COLS) / w, (MAX_SHEET_PX // MAX_ROWS) / h)
+    return max(1, round(w * per_mm)), max(1, round(h * per_mm))
+
+
+def compose(images: dict[int, bytes], cols: int, rows: int, cell: tuple[int, int]) -> bytes:
+    """Paste card PNGs into a cols x rows sheet (slot -> image) on white; return PNG bytes."""
+    from PIL import Image
+
+    cw, ch = cell
+    sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
+    for slot, data in images.items():
+        card = Image.open(io.BytesIO(data)).convert("RGBA")
+        sheet.paste(card, ((slot % cols) * cw, (slot // cols) * ch), card)
+    buf = io.BytesIO()
+    sheet.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def plain_back(front: Face) -> Face:
+    """Return a plain grey back for a deck that has no back template."""
+    return Face(f'<rect x="0" y="0" width="{front.w:g}" height="{front.h:g}" '
+                f'fill="{PLAIN_BACK}"/>', front.w, front.h, 0.0, front.shape)
+
+
+def plan_deck(game: Game, part: Part, first_key: int, dpi: float) -> DeckPlan:
+    """Draw a deck's cards and lay them out on TTS sheets with keys from first_key."""
+    cards = drawn_cards(game, part, PrintOptions())
+    w, h = card_size(part.spec.size)
+    px = card_pixels(w, h, dpi)
+    backs = [back or plain_back(front) for _, front, back in cards]
+    unique = len({b.svg for b in backs}) > 1
+    sheets = []
+    for n, start in enumerate(range(0, len(cards), CARDS_PER_SHEET)):
+        chunk = [(c, f, b) for (c, f, _), b in zip(cards[start:start + CARDS_PER_SHEET],
+                                                    backs[start:start + CARDS_PER_SHEET])]
+        cols, rows = grid(len(chunk))
+        sheets.append(Sheet(first_key + n, cols, rows, chunk))
+    plan = DeckPlan(part, sheets, px, unique)
+    with drawing(game, part.id):
+        for n, sheet in enumerate(sheets, start=1):
+            suffix = f"-{n}" if len(sheets) > 1 else ""
+            last = sheet.slots - 1
+            faces = {i: face_png(f, *px) for i, (_, f, _) in enumerate(sheet.cards)}
+            faces[last] = face_png(sheet.cards[0][2], *px)
+            sheet.face_file = f"{part.id}{suffix}.png"
+            plan.files[sheet.face_file] = compose(faces, sheet.cols, sheet.rows, px)
+            if unique:
+                back_imgs = {i: face_png(b, *px) for i, (_, _, b) in enumerate(sheet.cards)}
+                back_imgs[last] = faces[last]
+                sheet.back_file = f"{part.id}-back{suffix}.png"
+                plan.files[sheet.back_file] = compose(back_imgs, sheet.cols, sheet.rows, px)
+        if not unique:
+            plan.back_file = f"{part.id}-back.png"
+            plan.files[plan.back_file] = face_png(backs[0], *px)
+            for sheet in sheets:
+                sheet.back_file = plan.back_file
+    return plan
+
+
+def guid(*parts) -> str:
+    """Return a stable six-hex-digit TTS GUID derived from the given names."""
+    return hashlib.sha1("/".join(map(str, parts)).encode()).hexdigest()[:6]
+
+
+def transform(x: float = 0.0, z: float = 0.0, face_down: bool = False,
+              scale: tuple[float, float] = (1.0, 1.0)) -> dict:
+    """Return a TTS Transform: a position on the table, face up or down, and a scale."""
+    return {"posX": round(x, 3), "posY": 1.0, "posZ": round(z, 3), "rotX": 0.0,
+            "rotY": 180.0, "rotZ": 180.0 if face_down else 0.0,
+            "scaleX": round(scale[0], 4), "scaleY": 1.0, "scaleZ": round(scale[1], 4)}
+
+
+def custom_deck(sheet: Sheet, plan: DeckPlan, url) -> dict:
+    """Return the CustomDeck entry describing one sheet."""
+    return {"FaceURL": url(sheet.face_file), "BackURL": url(sheet.back_file),
+            "NumWidth": sheet.cols, "NumHeight": sheet.rows, "BackIsHidden": True,
+            "UniqueBack": plan.unique_back, "Type": CARD_TYPE[plan.part.spec.shape]}
+
+
+def deck_object(game: Game, plan: DeckPlan, x: float, url) -> dict:
+    """Return the DeckCustom object of a deck (or a lone Card when it holds one card)."""
+    spec = plan.part.spec
+    w, h = card_size(spec.size)
+    scale = (w / POKER[0], h / POKER[1])
+    decks = {str(s.key): custom_deck(s, plan, url) for s in plan.sheets}
+    ids, contained = [], []
+    for sheet in plan.sheets:
+        for slot, (card, _, _) in enumerate(sheet.cards):
+            card_id = sheet.key * 100 + slot
+            for copy in range(card.copies):
+                ids.append(card_id)
+                contained.append({
+                    "GUID": guid(game.id, spec.id, card.id, copy), "Name": "Card",
+                    "Nickname": card.name, "Description": card.id, "CardID": card_id,
+                    "CustomDeck": {str(sheet.key): decks[str(sheet.key)]},
+                    "Transform": transform(face_down=True, scale=scale)})
+    if len(contained) == 1:
+        return {**contained[0], "Transform": transform(x, 0.0, True, scale)}
+    return {"GUID": guid(game.id, spec.id), "Name": "DeckCustom", "Nickname": spec.name,
+            "Description": f"{len(ids)} {'tokens' if spec.kind == 'tokens' else 'cards'}",
+            "DeckIDs": ids, "CustomDeck": decks, "ContainedObjects": contained,
+            "Transform": transform(x, 0.0, True, scale)}
+
+
+def board_image(game: Game, part: Part, dpi: float) -> bytes:
+    """Draw a board once at full size and return it as a PNG of at most 4096 px a side."""
+    spec = part.spec
+    w, h = spec.size
+    opts = PrintOptions()
+    ctx = {**base_context(game, opts), "data": part.data, "size": {"w": w, "h": h}}
+    with drawing(game, spec.id):
+        face = Face(draw(game, spec.template, ctx, f"board {spec.id}"), w, h, 0.0)
+        per_mm = min(dpi / 25.4, MAX_SHEET_PX / max(w, h))
+        return face_png(face, max(1, round(w * per_mm)), max(1, round(h * per_mm)))
+
+
+def sheet_images(game: Game, part: Part, dpi: float) -> list[bytes]:
+    """Draw each page of a sheet component (a player aid, a pad) as a PNG."""
+    with drawing(game, part.id):
+        pages = RENDERERS["sheet"](game, part, PrintOptions()).pages
+        return [svg_png(page_svg(page, n, len(pages)), pixels(page.width, dpi),
+                        pixels(page.height, dpi)) for n, page in enumerate(pages, start=1)]
+
+
+def image_object(game: Game, name: str, kind: str, file: str, x: float, z: float,
+                 url) -> dict:
+    """Return a Custom_Board or Custom_Tile object showing one image."""
+    image = {"ImageURL": url(file), "ImageSecondaryURL": "", "ImageScalar": 1.0,
+             "WidthScale": 0.0}
+    if kind == "Custom_Tile":
+        image["CustomTile"] = {"Type": 0, "Thickness": 0.1, "Stackable": False,
+                               "Stretch": False}
+    return {"GUID": guid(game.id, file), "Name": kind, "Nickname": name, "Description": "",
+            "CustomImage": image, "Transform": transform(x, z)}
+
+
+@dataclass
+class TTSExport:
+    """A game ready for TTS: the saved object and every image it points to."""
+
+    save: dict
+    images: dict[str, bytes]
+
+
+def tts_export(game: Game, url, dpi: float = DEFAULT_DPI) -> TTSExport:
+    """Lay out a game for TTS; ``url(file)`` gives the address of each written image."""
+    objects, images, key = [], {}, 1
+    for n, part in enumerate(deck_parts(game)):
+        plan = plan_deck(game, part, key, dpi)
+        key += len(plan.sheets)
+        images.update(plan.files)
+        objects.append(deck_object(game, plan, n * 3.0, url))
+    for n, part in enumerate(p for p in game.parts if p.kind == "board"):
+        images[f"{part.id}.png"] = board_image(game, part, dpi)
+        objects.append(image_object(game, part.spec.name, "Custom_Board", f"{part.id}.png",
+                                    n * 25.0, 20.0, url))
+    tiles = [(part, page) for part in game.parts if part.kind == "sheet"
+             for page in enumerate(sheet_images(game, part, dpi), start=1)]
+    for n, (part, (number, png)) in enumerate(tiles):
+        single = part.spec.pages == 1
+        file = f"{part.id}.png" if single else f"{part.id}-{number}.png"
+        images[file] = png
+        name = part.spec.name if single else f"{part.spec.name} ({number})"
+        objects.append(image_object(game, name, "Custom_Tile", file, n * 6.0, -10.0, url))
+    if not objects:
+        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", "the game has no decks, "
+                                     "tokens, boards or sheets to send to Tabletop Simulator"))
+    save = {"SaveName": game.manifest.name, "GameMode": game.manifest.name, "Date": "",
+            "VersionNumber": "", "Table": "", "Sky": "",
+            "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+            "ObjectStates": objects, "TabStates": {}}
+    return TTSExport(save, images)
+
+
+def url_maker(out_dir: Path, base_url: str | None):
+    """Return a function giving an image's address: file:/// in out_dir, or under base_url."""
+    if base_url:
+        prefix = base_url if base_url.endswith("/") else base_url + "/"
+        return lambda name: prefix + name
+    root = Path(out_dir).resolve()
+    return lambda name: (root / name).as_uri()
+
+
+def export_tts(project: Project, game_id: str, out_dir: Path | None = None,
+               base_url: str | None = None, dpi: float = DEFAULT_DPI) -> list[Path]:
+    """Write a game's TTS saved object and images; return the files written."""
+    from ..output import write_files
+
+    out = Path(out_dir or default_out(game_id, "tts"))
+    game = load_one(project, game_id)
+    result = tts_export(game, url_maker(out, base_url), dpi)
+    files = dict(result.images)
+    files[f"{game_id}.json"] = (json.dumps(result.save, ensure_ascii=False, indent=2)
+                                + "\n").encode("utf-8")
+    return write_files(out, files)

@@ -1,0 +1,310 @@
+"""Exports for playtesting: deck lists, Tabletop Simulator saves and sheets, card images."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from PIL import Image
+
+from conftest import EXAMPLE
+from printshop.cli import main
+from printshop.export import drawn_cards, load_one
+from printshop.export.decklist import DeckList, ListedCard, ListedDeck, flat, to_csv, \
+    to_markdown
+from printshop.export.images import face_png
+from printshop.export.tts import CARDS_PER_SHEET, card_pixels
+from printshop.geometry import PrintOptions
+from printshop.project import Project, builtin_root
+
+DATA = EXAMPLE / "data" / "lantern-fair"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def shipped(folder: Path, file: str) -> list[dict]:
+    """Return the cards of a data file as written, copies defaulting to 1."""
+    cards = yaml.safe_load((folder / file).read_text(encoding="utf-8"))["cards"]
+    return [{"id": c["id"], "name": c["name"], "copies": c.get("copies", 1)} for c in cards]
+
+
+# Deck lists
+
+def test_decklist_json_has_the_documented_shape_and_the_shipped_counts():
+    result = run("export", "decklist", "lantern-fair", "--project", EXAMPLE, "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) == {"game", "decks"} and data["game"] == "lantern-fair"
+    assert [d["id"] for d in data["decks"]] == ["stalls", "coins"]
+    for deck in data["decks"]:
+        assert set(deck) == {"id", "name", "cards"}
+        for card in deck["cards"]:
+            assert set(card) == {"id", "name", "copies", "fields"}
+    stalls, coins = data["decks"]
+    assert [{k: c[k] for k in ("id", "name", "copies")} for c in stalls["cards"]] == \
+        shipped(DATA, "stalls.yaml")
+    assert [{k: c[k] for k in ("id", "name", "copies")} for c in coins["cards"]] == \
+        shipped(DATA, "coins.yaml")
+    assert stalls["cards"][0]["fields"] == {"stall": "food", "cost": 1, "text":
+                                            "Gain :coin: when a neighbour opens a **food** stall."}
+    assert sum(c["copies"] for c in coins["cards"]) == 18
+
+
+def test_decklist_csv_is_one_row_per_distinct_card_with_every_field():
+    result = run("export", "decklist", "lantern-fair", "--project", EXAMPLE, "--format", "csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    assert list(rows[0]) == ["deck", "id", "name", "copies", "stall", "cost", "text", "value"]
+    assert [(r["deck"], r["id"], int(r["copies"])) for r in rows] == \
+        [("stalls", c["id"], c["copies"]) for c in shipped(DATA, "stalls.yaml")] + \
+        [("coins", c["id"], c["copies"]) for c in shipped(DATA, "coins.yaml")]
+    fireworks = next(r for r in rows if r["id"] == "fireworks")
+    assert fireworks["name"] == "Fireworks Café" and fireworks["cost"] == "5"
+    assert fireworks["value"] == ""
+
+
+def test_nested_values_are_flattened_for_csv_and_markdown():
+    assert flat(["food", "games"]) == "food; games"
+    assert flat({"deal": 1, "attributes": ["food"]}) == '{"deal": 1, "attributes": ["food"]}'
+    assert flat([{"a": 1}]) == '[{"a": 1}]'
+    assert flat(True) == "true" and flat(None) == "" and flat(2.5) == "2.5"
+    deck = DeckList("g", "G", [ListedDeck("d", "Deck", [
+        ListedCard("x", "A | B", 2, {"tags": ["p", "q"], "text": "one\ntwo"})])])
+    md = to_markdown(deck)
+    assert "| `x` | A \\| B | 2 | p; q | one<br>two |" in md
+    assert "|  | **total** | **2** |  |  |" in md
+    assert list(csv.reader(io.StringIO(to_csv(deck)))) == [
+        ["deck", "id", "name", "copies", "tags", "text"],
+        ["d", "x", "A | B", "2", "p; q", "one\ntwo"]]
+
+
+def test_decklist_markdown_has_a_table_and_total_per_deck():
+    result = run("export", "decklist", "lantern-fair", "--project", EXAMPLE, "--format", "md")
+    assert result.exit_code == 0, result.output
+    md = result.output
+    assert md.startswith("# Lantern Fair: deck list")
+    assert "## Stall cards (`stalls`): 6 cards, 6 distinct" in md
+    assert "## Coins (`coins`): 18 tokens, 2 distinct" in md
+    assert "| id | name | copies | value |" in md
+    assert "| `one` | One | 12 | 1 |" in md
+    assert "|  | **total** | **18** |  |" in md
+    assert md.rstrip().endswith("**24 cards and tokens in 2 decks**")
+
+
+def test_decklist_one_deck_to_a_file(tmp_path):
+    out = tmp_path / "lists" / "coins.json"
+    result = run("export", "decklist", "lantern-fair", "--project", EXAMPLE, "--deck", "coins",
+                 "--format", "json", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert [d["id"] for d in json.loads(out.read_text())["decks"]] == ["coins"]
+
+
+def test_decklist_unknown_deck_names_the_decks():
+    result = run("export", "decklist", "lantern-fair", "--project", EXAMPLE, "--deck", "nope")
+    assert result.exit_code == 1
+    assert "no deck 'nope'; decks here: stalls, coins" in result.output
+
+
+def test_decklist_of_a_builtin_game_matches_its_data():
+    result = run("export", "decklist", "deity", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    folder = builtin_root() / "data" / "deity"
+    files = {c.id: c.data for c in load_one(Project.open(None), "deity").manifest.components
+             if c.kind == "deck"}
+    assert [d["id"] for d in data["decks"]] == list(files)
+    for deck in data["decks"]:
+        assert [{k: c[k] for k in ("id", "name", "copies")} for c in deck["cards"]] == \
+            shipped(folder, files[deck["id"]])
+
+
+# Tabletop Simulator
+
+def local(url: str) -> Path:
+    assert url.startswith("file:///")
+    return Path(unquote(urlparse(url).path))
+
+
+def check_save(save: dict, game) -> None:
+    """Check a TTS save against the game: references, grids, copies and images."""
+    decks = [p for p in game.parts if p.kind in ("deck", "tokens")]
+    objects = [o for o in save["ObjectStates"] if o["Name"] in ("DeckCustom", "Card")]
+    assert len(objects) == len(decks)
+    keys = set()
+    for obj, part in zip(objects, decks):
+        assert obj["Nickname"] == part.spec.name
+        custom = obj["CustomDeck"]
+        assert not keys & set(custom), "CustomDeck keys must be unique in the save"
+        keys |= set(custom)
+        for key, entry in custom.items():
+            assert set(entry) == {"FaceURL", "BackURL", "NumWidth", "NumHeight",
+                                  "BackIsHidden", "UniqueBack", "Type"}
+            assert 1 <= entry["NumWidth"] <= 10 and 1 <= entry["NumHeight"] <= 7
+            assert entry["BackIsHidden"] is True
+        cards = obj["ContainedObjects"]
+        assert obj["DeckIDs"] == [c["CardID"] for c in cards]
+        assert len(cards) == part.card_count()
+        for card in part.cards:
+            ids = {c["CardID"] for c in cards if c["Description"] == card.id}
+            assert len(ids) == 1
+            assert sum(c["CardID"] in ids for c in cards) == card.copies
+            assert {c["Nickname"] for c in cards if c["Description"] == card.id} == {card.name}
+        for c in cards:
+            key, slot = str(c["CardID"] // 100), c["CardID"] % 100
+            entry = custom[key]
+            assert slot < entry["NumWidth"] * entry["NumHeight"] - 1  # the last slot: the back
+            assert c["CustomDeck"] == {key: entry} and c["Name"] == "Card"
+
+
+@pytest.fixture(scope="module")
+def example_tts(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tts")
+    result = run("export", "tts", "lantern-fair", "--project", EXAMPLE, "--out", out)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_tts_save_references_every_card_and_copy(example_tts):
+    save = json.loads((example_tts / "lantern-fair.json").read_text())
+    game = load_one(Project.open(EXAMPLE), "lantern-fair")
+    check_save(save, game)
+    stalls, coins, aid = save["ObjectStates"]
+    assert stalls["DeckIDs"] == [100, 101, 102, 103, 104, 105]
+    assert stalls["CustomDeck"]["1"]["UniqueBack"] is False       # one back for all stalls
+    assert coins["CustomDeck"]["2"]["UniqueBack"] is True         # each coin's back differs
+    assert coins["CustomDeck"]["2"]["Type"] == 4                  # round tokens
+    assert coins["DeckIDs"] == [200] * 12 + [201] * 6
+    assert aid["Name"] == "Custom_Tile" and local(aid["CustomImage"]["ImageURL"]).is_file()
+
+
+def test_tts_sheets_have_the_grid_geometry_and_hold_the_cards(example_tts):
+    save = json.loads((example_tts / "lantern-fair.json").read_text())
+    game = load_one(Project.open(EXAMPLE), "lantern-fair")
+    decks = [p for p in game.parts if p.kind in ("deck", "tokens")]
+    for obj, part in zip(save["ObjectStates"], decks):
+        (key, entry), = obj["CustomDeck"].items()
+        face, back = local(entry["FaceURL"]), local(entry["BackURL"])
+        assert face.parent == example_tts and face.is_file() and back.is_file()
+        w, h = card_pixels(63, 88, 150) if part.id == "stalls" else card_pixels(25, 25, 150)
+        sheet = Image.open(face)
+        assert sheet.size == (entry["NumWidth"] * w, entry["NumHeight"] * h)
+        assert Image.open(back).size == ((w, h) if not entry["UniqueBack"] else sheet.size)
+        # the card a CardID names is the card drawn in that slot of the sheet
+        cards = drawn_cards(game, part, PrintOptions())
+        slot = obj["ContainedObjects"][-1]["CardID"] % 100
+        card, front, card_back = next(c for c in cards
+                                      if c[0].id == obj["ContainedObjects"][-1]["Description"])
+        col, row = slot % entry["NumWidth"], slot // entry["NumWidth"]
+        expect = Image.new("RGB", (w, h), "white")
+        drawn = Image.open(io.BytesIO(face_png(front, w, h))).convert("RGBA")
+        expect.paste(drawn, (0, 0), drawn)
+        crop = sheet.convert("RGB").crop((col * w, row * h, col * w + w, row * h + h))
+        assert crop.tobytes() == expect.tobytes()
+        last = entry["NumWidth"] * entry["NumHeight"] - 1
+        hidden = sheet.convert("RGB").crop(((last % entry["NumWidth"]) * w,
+                                            (last // entry["NumWidth"]) * h,
+                                            (last % entry["NumWidth"]) * w + w,
+                                            (last // entry["NumWidth"]) * h + h))
+        assert hidden.tobytes() != crop.tobytes()  # the back, not a card face
+
+
+def test_tts_base_url_prefixes_every_image(tmp_path):
+    result = run("export", "tts", "lantern-fair", "--project", EXAMPLE, "--out", tmp_path,
+                 "--base-url", "https://example.org/lf", "--dpi", "50")
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "lantern-fair.json").read_text()
+    urls = [v for k, v in _walk(json.loads(text)) if k.endswith("URL") and v]
+    assert urls and all(u.startswith("https://example.org/lf/") for u in urls)
+    assert {u.rsplit("/", 1)[1] for u in urls} <= {p.name for p in tmp_path.iterdir()}
+
+
+def _walk(value):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k, v
+            yield from _walk(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _walk(v)
+
+
+def test_a_deck_beyond_69_cards_continues_on_a_second_sheet(tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(EXAMPLE, project)
+    cards = [{"id": f"c{i}", "name": f"Card {i}", "stall": "food", "cost": i % 6,
+              "text": "x", "copies": 1 + i % 2} for i in range(75)]
+    (project / "data" / "lantern-fair" / "stalls.yaml").write_text(yaml.safe_dump(
+        {"cards": cards}))
+    out = tmp_path / "out"
+    result = run("export", "tts", "lantern-fair", "--project", project, "--out", out,
+                 "--dpi", "50")
+    assert result.exit_code == 0, result.output
+    save = json.loads((out / "lantern-fair.json").read_text())
+    game = load_one(Project.open(project), "lantern-fair")
+    check_save(save, game)
+    stalls = save["ObjectStates"][0]
+    assert CARDS_PER_SHEET == 69
+    assert {k: (e["NumWidth"], e["NumHeight"]) for k, e in stalls["CustomDeck"].items()} == \
+        {"1": (10, 7), "2": (7, 1)}
+    assert sorted(set(stalls["DeckIDs"])) == list(range(100, 169)) + list(range(200, 206))
+    w, h = card_pixels(63, 88, 50)
+    assert Image.open(out / "stalls-1.png").size == (10 * w, 7 * h)
+    assert Image.open(out / "stalls-2.png").size == (7 * w, h)
+    assert save["ObjectStates"][1]["CustomDeck"].keys() == {"3"}
+
+
+def test_tts_export_of_a_builtin_game(tmp_path):
+    result = run("export", "tts", "deity", "--out", tmp_path, "--dpi", "50")
+    assert result.exit_code == 0, result.output
+    save = json.loads((tmp_path / "deity.json").read_text())
+    check_save(save, load_one(Project.open(None), "deity"))
+    for k, v in _walk(save):
+        if k.endswith("URL") and v:
+            assert local(v).is_file()
+
+
+# Card images
+
+def test_png_per_card_at_the_dpi(tmp_path):
+    result = run("export", "png", "lantern-fair", "--project", EXAMPLE, "--out", tmp_path,
+                 "--dpi", "100")
+    assert result.exit_code == 0, result.output
+    stalls = sorted(p.name for p in (tmp_path / "stalls").iterdir())
+    assert stalls == sorted([f"{c['id']}.png" for c in shipped(DATA, "stalls.yaml")] +
+                            ["back.png"])
+    coins = sorted(p.name for p in (tmp_path / "coins").iterdir())
+    assert coins == ["one-back.png", "one.png", "three-back.png", "three.png"]
+    assert Image.open(tmp_path / "stalls" / "goldfish.png").size == (248, 346)  # 63 x 88 mm
+    assert Image.open(tmp_path / "stalls" / "back.png").size == (248, 346)
+    coin = Image.open(tmp_path / "coins" / "one.png")
+    assert coin.size == (98, 98) and coin.mode == "RGBA"
+    assert coin.getpixel((0, 0))[3] == 0 and coin.getpixel((49, 49))[3] == 255  # round
+
+
+def test_png_with_bleed_and_byte_identical_reruns(tmp_path):
+    for name in ("a", "b"):
+        result = run("export", "png", "lantern-fair", "--project", EXAMPLE, "--out",
+                     tmp_path / name, "--dpi", "100", "--with-bleed", "--deck", "stalls")
+        assert result.exit_code == 0, result.output
+    first, second = ({p.relative_to(tmp_path / n): p.read_bytes()
+                      for p in (tmp_path / n).rglob("*.png")} for n in ("a", "b"))
+    assert first == second and len(first) == 7
+    assert Image.open(tmp_path / "a" / "stalls" / "fireworks.png").size == (272, 370)  # +3 mm
+
+
+def test_png_of_a_builtin_game(tmp_path):
+    result = run("export", "png", "deity", "--out", tmp_path, "--dpi", "60", "--deck", "nations")
+    assert result.exit_code == 0, result.output
+    names = {p.name for p in (tmp_path / "nations").iterdir()}
+    assert names == {"river.png", "steppe.png", "hills.png", "coast.png", "forest.png",
+                     "back.png"}
+    assert Image.open(tmp_path / "nations" / "river.png").size == (149, 208)
