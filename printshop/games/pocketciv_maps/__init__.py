@@ -1,7 +1,6 @@
 """PocketCiv maps: a seeded generator, a validator with stable rule ids, drawing, scenarios.
 
-Importing the package registers the scenario book's rules and the ``pocketciv_map`` template
-helper; the geometry (shapely) loads only when a map is generated, checked or drawn.
+The scenario book's rules and the ``pocketciv_map`` template helper register when
+printshop/games/pocketciv_scenarios.py is loaded with the other game modules; importing this
+package alone (the CLI reading the variant names) loads nothing heavy.
 """
-
-from . import scenario  # noqa: F401  (registers the scenario rules and template helpers)
