@@ -341,7 +341,7 @@ def load_game(folder: GameFolder) -> Game:
                 if data_doc is not None:
                     part.data_file = data_doc.file
                     part.data = data_doc.data
-                    part.data_lines = data_doc.lines
+                    part.source = data_doc
                     if isinstance(comp, DeckComponent):
                         part.cards = load_cards(data_doc, comp, manifest.enums, problems)
         parts.append(part)

@@ -171,16 +171,11 @@ class Part:
     cards: list[Card] = field(default_factory=list)
     data: Any = None
     data_file: str | None = None
-    data_lines: dict = field(default_factory=dict)
+    source: Any = None  # the parsed data file (source.Document), for line numbers
 
     def line(self, path: tuple) -> int | None:
         """Return the line in the data file of a key path, or of its nearest parent."""
-        path = tuple(path)
-        while path:
-            if path in self.data_lines:
-                return self.data_lines[path]
-            path = path[:-1]
-        return None
+        return self.source.line(path) if self.source is not None else None
 
     @property
     def id(self) -> str:

@@ -253,7 +253,11 @@ def _example_rule(name):
     def wrap(fn):
         def run(game: Game):
             try:
-                yield from fn(game, _examples(game).get(name) or [])
+                example = _examples(game).get(name)
+                if not example:
+                    yield Finding(f"examples.yaml has no '{name}' example")
+                    return
+                yield from fn(game, example)
             except PrintshopError as exc:
                 yield from (Finding(str(p)) for p in exc.problems)
             except (KeyError, TypeError, ValueError) as exc:
@@ -301,9 +305,6 @@ def example_trades(game: Game, entries):
 @rule("deity.example-war", "the rulebook's war example: A attacks B, D attacks C (3 < 4)")
 @_example_rule("war")
 def example_war(game: Game, example):
-    if not example:
-        yield Finding("examples.yaml has no war example")
-        return
     entries = example["nations"]
     nations = [_nation(game, e) for e in entries]
     letters = [e["position"] for e in entries]
@@ -323,9 +324,6 @@ def example_war(game: Game, example):
 @rule("deity.example-scoring", "the scoring example's columns A-E add up as the rules say")
 @_example_rule("scoring")
 def example_scoring(game: Game, example):
-    if not example:
-        yield Finding("examples.yaml has no scoring example")
-        return
     ages = {c.id for c in game.part("progression").cards if c.fields["type"] == "age"}
     held = [list(n["ages"]) for n in example["nations"]]
     for n in held:
