@@ -51,7 +51,8 @@ def list_games(games, project_dir):
     for game in games:
         click.echo(f"{game.id}: {game.manifest.name}")
         for part in game.parts:
-            count = f"{part.card_count()} cards, {len(part.cards)} distinct" if part.cards \
+            noun = "tokens" if part.kind == "tokens" else "cards"
+            count = f"{part.card_count()} {noun}, {len(part.cards)} distinct" if part.cards \
                 else part.kind
             click.echo(f"  {part.id:<24} {part.spec.name} ({count})")
 

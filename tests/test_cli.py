@@ -23,7 +23,7 @@ def test_list_shows_games_components_and_card_counts():
     assert result.exit_code == 0
     assert "lantern-fair: Lantern Fair" in result.output
     assert "stalls" in result.output and "6 cards, 6 distinct" in result.output
-    assert "18 cards, 2 distinct" in result.output
+    assert "18 tokens, 2 distinct" in result.output
     builtin = run("list", "deity")
     assert builtin.exit_code == 0 and "deity: Deity" in builtin.output
 
