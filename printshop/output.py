@@ -31,6 +31,14 @@ def _remove_abandoned(out_dir: Path) -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+def _unchanged(path: Path, data: bytes) -> bool:
+    """Say whether a file already holds exactly these bytes (a rebuild need not touch it)."""
+    try:
+        return path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
+
+
 def write_files(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
     """Write files under out_dir so that each appears whole or not at all."""
     try:
@@ -44,6 +52,9 @@ def write_files(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
     try:
         staged = []
         for rel, data in files.items():
+            if _unchanged(out_dir / rel, data):
+                written.append(out_dir / rel)
+                continue
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             with open(target, "wb") as fh:

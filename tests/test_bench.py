@@ -39,4 +39,30 @@ def test_the_stress_project_counts_copies(tmp_path):
 
 def test_the_table_marks_targets():
     text = bench.table([bench.Row("x", 1.0, 10.0, 100, "note", "< 2 s", True)])
-    assert "| x | 1.000 | 10 | 100 | < 2 s | yes | note |" in text
+    assert "| x | 1.000 | 10 |  | 100 | < 2 s | yes | note |" in text
+
+
+def test_the_peer_scripts_are_python(tmp_path):
+    for peer in bench.PEERS:
+        cmd, target = peer.command(tmp_path)
+        compile(Path(cmd[1]).read_text(), cmd[1], "exec")
+        assert target.parent == tmp_path
+
+
+def test_a_failing_process_is_reported_by_its_last_line():
+    run = bench.measure([sys.executable, "-c", "import sys; print('x'); sys.exit('boom')"])
+    assert not run.ok and run.error == "boom"
+
+
+def test_peak_memory_counts_the_workers_of_a_process():
+    # after the fork, parent and worker each hold 80 MB of their own: no single process
+    # reaches 160 MB, the two together do
+    script = ("import os, time\npid = os.fork()\n"
+              "block = b\"x\" * (80 << 20)\ntime.sleep(0.6)\n"
+              "os._exit(0) if pid == 0 else os.waitpid(pid, 0)\n")
+    run = bench.measure([sys.executable, "-c", script])
+    assert run.ok and run.peak_mb > 2 * 80
+
+
+def test_the_builtin_games_are_found_without_importing_printshop():
+    assert "deity" in bench.builtin_games()

@@ -308,3 +308,10 @@ def test_png_of_a_builtin_game(tmp_path):
     assert names == {"river.png", "steppe.png", "hills.png", "coast.png", "forest.png",
                      "back.png"}
     assert Image.open(tmp_path / "nations" / "river.png").size == (149, 208)
+
+
+def test_the_cli_offers_every_deck_list_format():
+    from printshop.cli import DECKLIST_FORMATS
+    from printshop.export.decklist import FORMATS
+
+    assert sorted(DECKLIST_FORMATS) == sorted(FORMATS)
