@@ -30,6 +30,14 @@ project_option = click.option("--project", "project_dir", type=click.Path(file_o
                               "templates/<game>/ (default: the built-in games).")
 
 
+paper_option = click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4",
+                            show_default=True)
+backs_option = click.option("--backs", type=click.Choice(["none", "duplex", "fold"]),
+                            default="duplex", show_default=True)
+out_option = click.option("--out", "out_dir", type=click.Path(file_okay=False),
+                          default="output", show_default=True, help="Where to write the PDFs.")
+
+
 @click.group()
 @click.version_option(package_name="printshop")
 def main() -> None:
@@ -60,14 +68,12 @@ def list_games(games, project_dir):
 @main.command()
 @click.argument("games", nargs=-1)
 @project_option
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output",
-              show_default=True, help="Where to write the PDFs.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@out_option
+@paper_option
 @click.option("--bleed", type=click.FloatRange(0, 10), default=None,
               help="Bleed in mm around each card (default 3 for cards, 1.5 for tokens).")
 @click.option("--crop-marks/--no-crop-marks", default=True, show_default=True)
-@click.option("--backs", type=click.Choice(["none", "duplex", "fold"]), default="duplex",
-              show_default=True)
+@backs_option
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="Which edge your printer flips on when printing duplex.")
 @click.option("--back-offset", default="0,0", show_default=True,
@@ -178,7 +184,7 @@ def _variant_names():
               help="How many maps, from the seed on.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/maps",
               show_default=True, help="Where to write the map files and pages.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@paper_option
 @project_option
 def map_command(game, seed, variant, count, out_dir, paper, project_dir):
     """Draw seeded, legal maps for GAME: a map file (YAML) and a printable page (PDF) each."""
@@ -280,7 +286,7 @@ def export_png(game, project_dir, out_dir, dpi, with_bleed, deck):
 @project_option
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Where to write the proof (default output/GAME).")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@paper_option
 @click.option("--low-ink", is_flag=True, help="Light backgrounds, no full-bleed fills.")
 def proof(game, project_dir, out_dir, paper, low_ink):
     """Write a proof sheet of GAME: every distinct card once, labelled with id and copies."""
@@ -299,9 +305,8 @@ def proof(game, project_dir, out_dir, paper, low_ink):
 @main.command()
 @click.argument("game")
 @project_option
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-@click.option("--backs", type=click.Choice(["none", "duplex", "fold"]), default="duplex",
-              show_default=True)
+@paper_option
+@backs_option
 @click.option("--layout", type=click.Choice(["sheet", "single"]), default="sheet",
               show_default=True)
 def bom(game, project_dir, paper, backs, layout):
@@ -321,11 +326,9 @@ def bom(game, project_dir, paper, backs, layout):
 @main.command()
 @click.argument("games", nargs=-1)
 @project_option
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output",
-              show_default=True, help="Where to write the PDFs.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-@click.option("--backs", type=click.Choice(["none", "duplex", "fold"]), default="duplex",
-              show_default=True)
+@out_option
+@paper_option
+@backs_option
 @click.option("--low-ink", is_flag=True, help="Light backgrounds, no full-bleed fills.")
 @click.option("--interval", type=click.FloatRange(0.1, 60), default=0.5, show_default=True,
               help="Seconds between looks at the files.")
