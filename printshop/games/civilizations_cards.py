@@ -350,30 +350,38 @@ def era_track(game):
             yield Finding(f"the {tid} era track is missing", ERA_SHEET, path=("tracks",))
 
 
+def _rows(data, key: str, ident_field: str, table: dict, noun: str, expected, at=()):
+    """Check a list of rows against a table from the rules: each entry of the table exactly
+    once, each row's fields as the rules give them (``expected(ident)`` -> {field: value})."""
+    yield from _need(data, key, REFERENCE)
+    seen = Counter()
+    for i, row in _items(data, key):
+        ident = row.get(ident_field)
+        seen[ident] += 1
+        if ident not in table:
+            yield Finding(f"{ident!r} is not {noun} of the rules", REFERENCE,
+                          path=at + (key, i, ident_field))
+            continue
+        for field, want in expected(ident).items():
+            got = row.get(field)
+            if want is None:  # the rules ask only that it be there
+                if not str(got or "").strip():
+                    yield Finding(f"{ident} needs its {field}", REFERENCE,
+                                  path=at + (key, i, field))
+            elif got != want:
+                yield Finding(f"{ident}: {field} should be {want!r}, not {got!r}", REFERENCE,
+                              path=at + (key, i, field))
+    for ident in table:
+        if seen[ident] != 1 and data:
+            yield Finding(f"{ident} is listed {seen[ident]} times, not once", REFERENCE,
+                          path=at + (key,))
+
+
 @rule("civilizations-cards.action-costs",
       "every action is listed with the number of cards it takes and what they share")
 def action_costs(game):
-    data = game.part(REFERENCE).data
-    yield from _need(data, "actions", REFERENCE)
-    seen = Counter()
-    for i, action in _items(data, "actions"):
-        aid = action.get("id")
-        seen[aid] += 1
-        if aid not in ACTIONS:
-            yield Finding(f"{aid!r} is not an action of the rules", REFERENCE,
-                          path=("actions", i, "id"))
-            continue
-        lo, hi, match = ACTIONS[aid]
-        if list(action.get("cards") or []) != [lo, hi]:
-            yield Finding(f"{aid} takes {lo}-{hi} cards, not {action.get('cards')}", REFERENCE,
-                          path=("actions", i, "cards"))
-        if action.get("match") != match:
-            yield Finding(f"the cards of {aid} share {match!r}, not {action.get('match')!r}",
-                          REFERENCE, path=("actions", i, "match"))
-    for aid in ACTIONS:
-        if seen[aid] != 1 and data:
-            yield Finding(f"the action {aid} is listed {seen[aid]} times, not once", REFERENCE,
-                          path=("actions",))
+    yield from _rows(game.part(REFERENCE).data, "actions", "id", ACTIONS, "an action",
+                     lambda a: {"cards": [ACTIONS[a][0], ACTIONS[a][1]], "match": ACTIONS[a][2]})
 
 
 @rule("civilizations-cards.caravan-operations",
@@ -381,80 +389,25 @@ def action_costs(game):
 def caravan_operations(game):
     data = game.part(REFERENCE).data
     caravans = data.get("caravans") if isinstance(data, dict) else None
-    yield from _need(caravans, "operations", REFERENCE)
-    seen = Counter()
-    for i, op in _items(caravans, "operations"):
-        path = ("caravans", "operations", i)
-        suit = op.get("suit")
-        seen[suit] += 1
-        if suit not in OPERATIONS:
-            yield Finding(f"an operation's suit is one of {', '.join(SUITS)}, not {suit!r}",
-                          REFERENCE, path=path + ("suit",))
-            continue
-        if op.get("name") != OPERATIONS[suit]:
-            yield Finding(f"the {suit} operation is {OPERATIONS[suit]}, not "
-                          f"{op.get('name')!r}", REFERENCE, path=path + ("name",))
-        for key in OUTCOMES:
-            if not str(op.get(key) or "").strip():
-                yield Finding(f"{OPERATIONS[suit]} needs its {key}", REFERENCE,
-                              path=path + (key,))
-    for suit, name in OPERATIONS.items():
-        if seen[suit] != 1 and caravans:
-            yield Finding(f"{name} ({suit}) is listed {seen[suit]} times, not once", REFERENCE,
-                          path=("caravans", "operations"))
+    yield from _rows(caravans, "operations", "suit", OPERATIONS, "a suit",
+                     lambda suit: {"name": OPERATIONS[suit], **dict.fromkeys(OUTCOMES)},
+                     at=("caravans",))
 
 
 @rule("civilizations-cards.victory-thresholds",
       "the five quick victories with their suits and thresholds")
 def victory_thresholds(game):
-    data = game.part(REFERENCE).data
-    yield from _need(data, "victories", REFERENCE)
-    seen = Counter()
-    for i, victory in _items(data, "victories"):
-        name = victory.get("name")
-        seen[name] += 1
-        if name not in VICTORIES:
-            yield Finding(f"{name!r} is not a quick victory of the rules", REFERENCE,
-                          path=("victories", i, "name"))
-            continue
-        suit, threshold = VICTORIES[name]
-        if victory.get("suit") != suit:
-            yield Finding(f"{name} is won with {suit}, not {victory.get('suit')!r}", REFERENCE,
-                          path=("victories", i, "suit"))
-        if victory.get("threshold") != threshold:
-            yield Finding(f"{name} needs {threshold}, not {victory.get('threshold')!r}",
-                          REFERENCE, path=("victories", i, "threshold"))
-    for name in VICTORIES:
-        if seen[name] != 1 and data:
-            yield Finding(f"{name} is listed {seen[name]} times, not once", REFERENCE,
-                          path=("victories",))
+    yield from _rows(game.part(REFERENCE).data, "victories", "name", VICTORIES,
+                     "a quick victory",
+                     lambda v: {"suit": VICTORIES[v][0], "threshold": VICTORIES[v][1]})
 
 
 @rule("civilizations-cards.score-caps",
       "perfect-civilization points: faith 1 (max 9), gold ½ (max 9.5), culture (max 9.5), "
       "tech 1 per city card (max 15)")
 def score_caps(game):
-    data = game.part(REFERENCE).data
-    yield from _need(data, "scoring", REFERENCE)
-    seen = Counter()
-    for i, row in _items(data, "scoring"):
-        rid = row.get("id")
-        seen[rid] += 1
-        if rid not in SCORING:
-            yield Finding(f"{rid!r} is not scored in the rules", REFERENCE,
-                          path=("scoring", i, "id"))
-            continue
-        points, cap = SCORING[rid]
-        if row.get("points") != points:
-            yield Finding(f"{rid} scores {points:g} a unit, not {row.get('points')!r}",
-                          REFERENCE, path=("scoring", i, "points"))
-        if row.get("cap") != cap:
-            yield Finding(f"{rid} is capped at {cap:g} points, not {row.get('cap')!r}",
-                          REFERENCE, path=("scoring", i, "cap"))
-    for rid in SCORING:
-        if seen[rid] != 1 and data:
-            yield Finding(f"the score row {rid} is listed {seen[rid]} times, not once",
-                          REFERENCE, path=("scoring",))
+    yield from _rows(game.part(REFERENCE).data, "scoring", "id", SCORING, "a scored item",
+                     lambda r: {"points": SCORING[r][0], "cap": SCORING[r][1]})
 
 
 def traitor_slots(stones: int) -> int:
