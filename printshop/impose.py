@@ -65,7 +65,6 @@ class Page:
     trim_box: tuple | None = None
     bleed_box: tuple | None = None
     label_top: bool = False
-    scale_check: float = 1.0
 
 
 def _f(v: float) -> str:
@@ -491,7 +490,6 @@ def impose_booklet(faces: list[Face], opts: PrintOptions, title: str) -> list[Pa
                               f'{_f(face.h)}">{face.svg}</svg>')
             page.placements.append(Placement(x, y, face.w * scale, face.h * scale, 0.0,
                                              page.side, str(index + 1)))
-            page.scale_check = min(page.scale_check, scale)
         page.parts.append(_line(half, 2, half, 6, "#999", 0.2))
         page.parts.append(_line(half, h - 6, half, h - 2, "#999", 0.2))
         pages.append(page)

@@ -66,7 +66,6 @@ class DeckComponent(ComponentBase):
     bleed: Mm | None = None
     fields: dict[str, FieldSpec] = Field(default_factory=dict)
     columns: dict[str, str] = Field(default_factory=dict)  # data column -> field, id, name, copies
-    backs_differ: bool = False
 
 
 class SheetComponent(ComponentBase):

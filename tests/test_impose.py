@@ -77,4 +77,6 @@ def test_booklet_pages_are_two_up_on_landscape_paper():
     pages = impose_booklet([Face("<g/>", 148, 210, 0)] * 8, PrintOptions(paper="letter"), "B")
     assert len(pages) == 4
     assert pages[0].width > pages[0].height
-    assert all(p.scale_check <= 1 for p in pages)
+    # Each A5 page is scaled down to half a Letter sheet, never up.
+    assert all(pl.w <= page.width / 2 + 1e-9 and pl.w <= 148 for page in pages
+               for pl in page.placements)
