@@ -6,8 +6,6 @@ there are several); output/ is touched only when the whole build has succeeded.
 
 from __future__ import annotations
 
-import hashlib
-import io
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -184,28 +182,12 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
 
 def combine(build: GameBuild, opts: PrintOptions) -> bytes:
     """Return the game's print-and-play PDF: a contents page, then every component."""
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject
-
     from .contents import contents_pdf
+    from .merge import merge
 
-    contents = contents_pdf(build, opts)
-    writer = PdfWriter()
-    digest = hashlib.md5()
-    start = 0
-    for title, pdf in [("Contents", contents)] + [(c.name, c.pdf) for c in build.components]:
-        reader = PdfReader(io.BytesIO(pdf))
-        writer.append(reader, import_outline=False)
-        writer.add_outline_item(title=title, page_number=start)
-        start += len(reader.pages)
-        digest.update(pdf)
-    writer.add_metadata({"/Title": f"{build.game.manifest.name} — print and play",
-                         "/Creator": "printshop", "/Producer": "printshop"})
-    ident = ByteStringObject(digest.digest())
-    writer._ID = ArrayObject([ident, ident])
-    buf = io.BytesIO()
-    writer.write(buf)
-    return buf.getvalue()
+    parts = [("Contents", contents_pdf(build, opts))]
+    parts += [(c.name, c.pdf) for c in build.components]
+    return merge(parts, f"{build.game.manifest.name} — print and play")
 
 
 @dataclass
