@@ -141,9 +141,15 @@ def locate(game: Game, finding: Finding, rule_id: str) -> Problem:
     return Problem(file, finding.message, path, line, rule_id)
 
 
+def rule_games(game: Game) -> set[str]:
+    """Return the games whose code the manifest's rules need: its own and any it names."""
+    named = {entry.split(".")[0] for entry in game.manifest.rules if isinstance(entry, str)}
+    return {game.id} | named
+
+
 def rule_ids(game: Game) -> list[str | CheckSpec]:
     """Expand the manifest's rule list: a rule set name stands for all its rules."""
-    load_plugins()
+    load_plugins(rule_games(game))
     out: list = []
     for entry in game.manifest.rules:
         if isinstance(entry, CheckSpec):
@@ -158,7 +164,6 @@ def rule_ids(game: Game) -> list[str | CheckSpec]:
 
 def validate(game: Game) -> list[Problem]:
     """Run every rule the game's manifest lists; return what is broken."""
-    load_plugins()
     problems = []
     for entry in rule_ids(game):
         if isinstance(entry, CheckSpec):

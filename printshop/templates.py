@@ -16,7 +16,6 @@ from jinja2 import (FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, 
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from . import text as textmod
-from .games import load_plugins
 from .icons import shared_icons
 
 MAX_OUTPUT_CHARS = 4_000_000
@@ -146,7 +145,6 @@ def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Envir
         fmt=_fmt,
         PT=textmod.PT,
     )
-    load_plugins()
     env.globals.update(EXTRA_GLOBALS)
     env.filters["fmt"] = _fmt
     return env

@@ -9,6 +9,7 @@ from typing import Callable, Protocol
 from ..geometry import PrintOptions
 from ..impose import Face, Page
 from ..ink import low_ink
+from ..games import load_plugins
 from ..models import Game, Part
 from ..templates import make_environment, render
 
@@ -37,7 +38,8 @@ def _env_for(game_id: str, dirs: tuple, icon_items: tuple):
 
 
 def environment(game: Game):
-    """Return the (cached) template environment of a game."""
+    """Return the (cached) template environment of a game, its template helpers loaded."""
+    load_plugins([game.id])
     return _env_for(game.id, tuple(str(d) for d in game.template_dirs),
                     tuple(sorted(game.icons.items())))
 

@@ -2,21 +2,33 @@
 
 Adding a user's game never needs code here; a built-in game puts what its data alone cannot
 express (rule checks, map generators) in a module of this package, found automatically.
+A module belongs to the game whose id its name starts with (``playing_gods`` to
+``playing-gods``, ``pocketciv_scenarios`` to ``pocketciv``) and is imported only when that
+game, or a rule named after it, is used.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from typing import Iterable
 
-_loaded = False
+_loaded: set[str] = set()
 
 
-def load_plugins() -> None:
-    """Import every module of this package once, so their registrations take effect."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        importlib.import_module(f"{__name__}.{info.name}")
+def _modules() -> list[str]:
+    return sorted(info.name for info in pkgutil.iter_modules(__path__))
+
+
+def load_plugins(names: Iterable[str] | None = None) -> None:
+    """Import the modules of the named games (all of them when no names are given)."""
+    wanted = None if names is None else {n.replace("_", "-") for n in names if n}
+    for module in _modules():
+        key = module.replace("_", "-")
+        if module in _loaded:
+            continue
+        if wanted is not None and not any(key == w or key.startswith(w + "-")
+                                          for w in wanted):
+            continue
+        _loaded.add(module)
+        importlib.import_module(f"{__name__}.{module}")
