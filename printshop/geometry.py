@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -49,7 +49,6 @@ class PrintOptions:
     flip: Literal["long", "short"] = "long"
     margin: float = 5.0
     low_ink: bool = False
-    extra: dict = field(default_factory=dict, compare=False)
 
     def key(self) -> str:
         """Return a stable text form of the options, for content hashes."""

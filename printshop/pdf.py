@@ -11,7 +11,6 @@ from typing import BinaryIO, Iterable
 
 from .fonts import use_shipped_fonts
 from .impose import Page, page_svg
-from .text import RUN_CLASS
 
 PT_PER_MM = 72 / 25.4
 
@@ -26,28 +25,6 @@ class SVGRenderError(Exception):
     """An SVG page that cairosvg could not parse or draw."""
 
 
-_WEIGHTS = {"bold": cairo.FONT_WEIGHT_BOLD}
-
-
-def draw_runs(surface, node) -> None:
-    """Draw the positioned runs of a laid-out <text>: one show_text call per run."""
-    ctx = surface.context
-    size = float(node.get("font-size"))
-    family = node.get("font-family")
-    ctx.save()
-    ctx.set_source_rgba(*surface.map_color(node.get("fill", "black"),
-                                           float(node.get("fill-opacity", 1))))
-    for run in node.children:
-        if not run.text:
-            continue
-        ctx.select_font_face(run.get("font-family", family), cairo.FONT_SLANT_NORMAL,
-                             _WEIGHTS.get(run.get("font-weight"), cairo.FONT_WEIGHT_NORMAL))
-        ctx.set_font_size(size)
-        ctx.move_to(float(run.get("x")), float(run.get("y")))
-        ctx.show_text(run.text)
-    ctx.restore()
-
-
 @lru_cache(maxsize=1)
 def _page_surface_class():
     """Return a cairosvg surface class drawing into the shared PDF surface (loaded lazily)."""
@@ -57,13 +34,6 @@ def _page_surface_class():
         """A cairosvg surface that draws into a shared, already open cairo PDF surface."""
 
         target = None
-
-        def draw(self, node):
-            """Draw a node; text laid out by printshop goes straight to cairo, run by run."""
-            if node.tag == "text" and node.get("class") == RUN_CLASS:
-                draw_runs(self, node)
-            else:
-                super().draw(node)
 
         def _create_surface(self, width, height):
             self.target.set_size(width, height)

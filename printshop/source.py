@@ -35,10 +35,6 @@ class Document:
         return self.lines.get(())
 
 
-class _Constructor(yaml.constructor.SafeConstructor):
-    pass
-
-
 # libyaml's parser when PyYAML was built with it (PyPI wheels are): same nodes, ten times faster.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -117,7 +113,7 @@ def parse_yaml(text: str, file: str) -> Document:
                                          (), n.start_mark.line + 1))
         seen_ids.add(id(n))
     lines: dict[tuple, int] = {}
-    constructor = _Constructor()
+    constructor = yaml.constructor.SafeConstructor()
     try:
         data = _yaml_to_python(node, (), lines, constructor, file)
     except RecursionError:

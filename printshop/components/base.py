@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Protocol
+from typing import Protocol
 
 from ..geometry import PrintOptions
 from ..impose import Face, Page
@@ -61,5 +61,3 @@ def draw(game: Game, template: str, context: dict, what: str) -> str:
     svg = render(environment(game), template, context, what)
     return low_ink(svg) if context.get("low_ink") else svg
 
-
-RendererFn = Callable[[Game, Part, PrintOptions], Rendered]
