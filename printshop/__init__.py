@@ -1,1 +1,5 @@
-"""printshop: turn tabletop-game data into print-and-play PDFs."""
+"""printshop: tabletop-game data to print-and-play PDFs."""
+
+from . import fastcairo as _fastcairo
+
+_fastcairo.install()
