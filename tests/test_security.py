@@ -16,7 +16,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from conftest import EXAMPLE
-from printshop import templates
+from printshop import limits, templates
 from printshop.cli import main
 from printshop.impose import Page
 from printshop.pdf import pages_to_pdf
@@ -86,7 +86,7 @@ def test_image_helper_refuses_anything_else(tmp_path, name):
 
 
 def test_a_template_that_never_ends_is_stopped(tmp_path, monkeypatch):
-    monkeypatch.setattr(templates, "RENDER_SECONDS", 0.5)
+    monkeypatch.setattr(limits, "_active", limits.Limits(render_seconds=0.5))
     (tmp_path / "t.svg.j2").write_text(
         "{% for i in range(90000) %}{% for j in range(90000) %}{% endfor %}{% endfor %}")
     env = templates.make_environment([tmp_path], {})
