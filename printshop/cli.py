@@ -84,11 +84,15 @@ def list_games(games, project_dir):
 @click.option("--jobs", type=click.IntRange(1, 16), default=None,
               help="Worker processes (default: one per core).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--limit", "limit_items", multiple=True, metavar="NAME=VALUE",
+              help="Raise one of the build's limits on purpose, e.g. max_cards=50000 "
+                   "(repeatable; names and defaults in docs/trust.md).")
 def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, back_offset,
-          layout, low_ink, jobs, quiet):
+          layout, low_ink, jobs, quiet, limit_items):
     """Build print-and-play PDFs for GAMES (default: every game)."""
     from .build import build_games, load_games
     from .geometry import PrintOptions
+    from .limits import Limits, apply
     from .project import Project
 
     try:
@@ -98,12 +102,14 @@ def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, ba
     opts = PrintOptions(paper=paper, bleed=bleed, crop_marks=crop_marks, backs=backs,
                         back_offset=offset, layout=layout, flip=flip, low_ink=low_ink)
     try:
+        bounds = Limits().with_values(limit_items)
+        apply(bounds)
         loaded = load_games(Project.open(project_dir), games)
         show = not quiet and sys.stderr.isatty()
         with click.progressbar(length=sum(len(g.parts) for g in loaded), label="Building",
                                file=sys.stderr, show_pos=True) if show else _NoBar() as bar:
             report = build_games(loaded, opts, Path(out_dir),
-                                 progress=lambda label: bar.update(1), jobs=jobs)
+                                 progress=lambda label: bar.update(1), jobs=jobs, bounds=bounds)
     except PrintshopError as exc:
         _fail(exc)
     for path in report.files:
