@@ -130,12 +130,11 @@ def render_component(game: Game, component_id: str, opts: PrintOptions
 def pages_within_limit(game: Game, component_id: str, pages: int, whole_build: bool = False
                        ) -> None:
     """Refuse a component (or a build) that would print more pages than max_output_pages."""
-    limit = limits.current().max_output_pages
-    if pages > limit:
-        what = "the build" if whole_build else "the component"
-        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", limits.exceeded(
-            "max_output_pages", f"{what} would print {limits.number(pages)} pages", limit),
-            ("components", component_id)))
+    try:
+        limits.check_pages(pages, "the build" if whole_build else "the component")
+    except limits.LimitExceeded as exc:
+        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", str(exc),
+                                     ("components", component_id))) from None
 
 
 def cards_within_limit(games: list[Game]) -> None:

@@ -21,6 +21,7 @@ class Limits:
     max_output_pages: int = 5_000         # pages of all PDFs a build writes
     max_pixels: int = 50_000_000          # pixels of one picture: an image() or an exported PNG
     max_string_length: int = 1_000_000    # characters of one string a template builds
+    max_list_items: int = 100_000         # items of one list a template builds
     render_seconds: float = 20.0          # one template render
     total_render_seconds: float = 600.0   # drawing the whole build
     max_file_bytes: int = 8 * 1024 * 1024     # one data file, manifest, icon set or template
@@ -64,6 +65,18 @@ def number(value) -> str:
     if isinstance(value, float) and not value.is_integer():
         return f"{value:g}"
     return f"{int(value):,}"
+
+
+class LimitExceeded(ValueError):
+    """A drawing would pass one of the build's limits (the message names it)."""
+
+
+def check_pages(pages: int, what: str = "the component") -> None:
+    """Refuse to impose more pages than max_output_pages, before any page is laid out."""
+    limit = _active.max_output_pages
+    if pages > limit:
+        raise LimitExceeded(exceeded("max_output_pages", f"{what} would print "
+                                     f"{number(pages)} pages", limit))
 
 
 # The limits of the build in progress. Set once by the build before any drawing starts;

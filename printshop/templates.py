@@ -33,7 +33,6 @@ _REFERENCE = re.compile(r"""(?:href\s*=\s*["']\s*([^"']*)["'])|(?:url\(\s*["']?\
                         re.IGNORECASE)
 # Helpers that built-in game modules add for their templates (e.g. drawing a map).
 EXTRA_GLOBALS: dict = {}
-MAX_SEQUENCE = 100_000
 
 
 def template_global(name: str):
@@ -59,6 +58,13 @@ def _too_long(size: int) -> None:
         raise SecurityError(limits.exceeded("max_string_length", "the template would build a "
                                             f"string of {limits.number(size)} characters",
                                             limit))
+
+
+def _too_many(items: int) -> None:
+    limit = limits.current().max_list_items
+    if items > limit:
+        raise SecurityError(limits.exceeded("max_list_items", "the template would build a "
+                                            f"list of {limits.number(items)} items", limit))
 
 
 def _size(value, seen=None) -> int:
@@ -192,8 +198,8 @@ class _Environment(ImmutableSandboxedEnvironment):
             for seq, n in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and \
                         not isinstance(n, bool):
-                    if len(seq) * n > MAX_SEQUENCE:
-                        raise SecurityError("a template may not build a value that large")
+                    if not isinstance(seq, str):
+                        _too_many(len(seq) * n)
                     _too_long(_size(seq) * n)
             return operator.mul(left, right)
         if operator_name == "+":
@@ -246,9 +252,9 @@ def _bounded_filter(name: str, estimate):
     return bounded
 
 
-def _count(n, name: str) -> int:
-    if isinstance(n, int) and n > MAX_SEQUENCE:
-        raise SecurityError(f"{name}: at most {MAX_SEQUENCE} groups")
+def _count(n) -> int:
+    if isinstance(n, int):
+        _too_many(n)
     return 0
 
 
@@ -263,8 +269,8 @@ _FILTER_ESTIMATES = {
                                                                             str(new)),
     "wordwrap": lambda env, s, width=79, break_long=True, wrapstring=None, *a:
     _size(str(s)) * (1 + len(wrapstring or "\n")),
-    "batch": lambda value, linecount, fill_with=None: _count(linecount, "batch"),
-    "slice": lambda value, slices, fill_with=None: _count(slices, "slice"),
+    "batch": lambda value, linecount, fill_with=None: _count(linecount),
+    "slice": lambda value, slices, fill_with=None: _count(slices),
 }
 
 
