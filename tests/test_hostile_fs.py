@@ -416,3 +416,21 @@ def test_an_unknown_limit_is_a_located_error(world):
     result = run_build(project, out, "--limit", "max_cookies=3")
     assert_clean_failure(result, "--limit: expected NAME=VALUE with NAME one of max_cards, "
                                  "max_output_pages")
+
+
+def test_a_png_export_of_a_huge_card_at_high_dpi_is_refused(world):
+    project, out, _ = world
+    manifest = project / "data" / GAME / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("size: poker", "size: [400, 400]"))
+    png_out = out / "png"
+    command = ["export", "png", GAME, "--project", str(project), "--out", str(png_out),
+               "--dpi", "1200"]
+    result = CliRunner().invoke(main, command)
+    assert_clean_failure(result, "data/lantern-fair/game.yaml: components.stalls: a card image of "
+                                 "stalls would be 18,898 x 18,898 = 357,134,404 pixels at 1200 "
+                                 "dpi, over the limit max_pixels = 50,000,000 (raise it on "
+                                 "purpose with --limit max_pixels=N)")
+    assert not png_out.exists()
+    lowered = CliRunner().invoke(main, command[:-1] + ["60", "--limit", "max_pixels=100000"])
+    assert_clean_failure(lowered, "945 x 945 = 893,025 pixels at 60 dpi, over the limit "
+                                  "max_pixels = 100,000")
