@@ -71,16 +71,14 @@ def _size(value, seen=None) -> int:
     """Return about how many characters ``value`` becomes as text (lists by their items)."""
     if isinstance(value, str):
         return len(value)
-    if isinstance(value, (list, tuple, dict)):
-        seen = {} if seen is None else seen
-        if id(value) not in seen:
-            seen[id(value)] = 0  # a list inside itself counts once
-            items = value.items() if isinstance(value, dict) else value
-            seen[id(value)] = len(value) * 2 + sum(
-                _size(k, seen) + _size(v, seen) if isinstance(value, dict) else _size(k, seen)
-                for k, v in (items if isinstance(value, dict) else ((i, None) for i in items)))
-        return seen[id(value)]
-    return 24
+    if not isinstance(value, (list, tuple, dict)):
+        return 24
+    seen = {} if seen is None else seen
+    if id(value) not in seen:
+        seen[id(value)] = 0  # a list inside itself counts once
+        items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        seen[id(value)] = 2 * len(items) + sum(_size(item, seen) for item in items)
+    return seen[id(value)]
 
 
 _WIDTHS = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
@@ -128,7 +126,7 @@ _STR_METHODS = {
     "expandtabs": lambda s, tabsize=8: len(s) + s.count("\t") * max(0, _width(tabsize)),
     "replace": lambda s, old="", new="", *a: len(s) + (s.count(old) if old else len(s) + 1) *
     _size(new),
-    "join": lambda s, items=(): _size(list(items)) + len(s) * _size(list(items)),
+    "join": lambda s, items=(): _size(items) + len(s) * len(items),
     "translate": lambda s, table={}: len(s) * max((_size(v) for v in table.values()),
                                                   default=1) if isinstance(table, dict)
     else len(s),
@@ -139,6 +137,8 @@ def _bounded_str_method(method):
     estimate = _STR_METHODS[method.__name__]
 
     def bounded(*args, **kwargs):
+        if method.__name__ == "join" and args:
+            args = (list(args[0]), *args[1:])  # a generator is read once: estimate and join
         _too_long(estimate(method.__self__, *args, **kwargs))
         return method(*args, **kwargs)
     return bounded
@@ -258,19 +258,20 @@ def _count(n) -> int:
     return 0
 
 
-_ITERABLE_AT = {"join": 1, "batch": 0, "slice": 0}
+_ITERABLE_AT = {"join": 1, "batch": 0, "slice": 1}
 # Filters whose result can be far longer than their input: what each would build.
 _FILTER_ESTIMATES = {
     "center": lambda s, width=80: max(_size(str(s)), _width(width)),
-    "indent": lambda s, width=4, first=False, blank=False: _size(str(s)) * (1 + _width(width)),
+    "indent": lambda s, width=4, first=False, blank=False: len(str(s)) +
+    (str(s).count("\n") + 1) * _width(width),
     "format": lambda s, *a, **k: _check_percent(str(s), a or k) or 0,
-    "join": lambda ctx, value, d="", attribute=None: _size(list(value)) * (1 + len(str(d))),
+    "join": lambda ctx, value, d="", attribute=None: _size(value) + len(str(d)) * len(value),
     "replace": lambda ctx, s, old, new, count=None: _STR_METHODS["replace"](str(s), str(old),
                                                                             str(new)),
     "wordwrap": lambda env, s, width=79, break_long=True, wrapstring=None, *a:
-    _size(str(s)) * (1 + len(wrapstring or "\n")),
+    len(str(s)) + (len(str(s)) // max(1, _width(width)) + 1) * len(wrapstring or "\n"),
     "batch": lambda value, linecount, fill_with=None: _count(linecount),
-    "slice": lambda value, slices, fill_with=None: _count(slices),
+    "slice": lambda ctx, value, slices, fill_with=None: _count(slices),
 }
 
 
