@@ -236,9 +236,8 @@ def build(project: Project, ids, opts: PrintOptions, out_dir: Path,
           progress: Progress | None = None, jobs: int | None = None,
           bounds: limits.Limits | None = None) -> BuildReport:
     """Build the selected games into out_dir; write nothing unless everything succeeded."""
-    if bounds is not None:
-        limits.apply(bounds)
-    return build_games(load_games(project, ids), opts, out_dir, progress, jobs, bounds)
+    with limits.applied(bounds or limits.current()):
+        return build_games(load_games(project, ids), opts, out_dir, progress, jobs, bounds)
 
 
 def build_games(games: list[Game], opts: PrintOptions, out_dir: Path,
@@ -249,12 +248,17 @@ def build_games(games: list[Game], opts: PrintOptions, out_dir: Path,
     ``bounds`` are the build's limits (default: the current ones); the drawing clock for
     total_render_seconds starts here.
     """
+    with limits.applied(bounds or limits.current()):
+        return _check_render_write(games, opts, Path(out_dir), progress, jobs)
+
+
+def _check_render_write(games: list[Game], opts: PrintOptions, out_dir: Path,
+                        progress: Progress | None, jobs: int | None) -> BuildReport:
+    """Run the rules and the limits, render every component, then write the output at once."""
     from .output import write_files
 
-    limits.apply(bounds or limits.current())
     check_games(games)
     cards_within_limit(games)
-    out_dir = Path(out_dir)
     builds = render_all(games, opts, progress, jobs, out_dir)
     files: dict[str, bytes] = {}
     entries: dict[str, bytes] = {}

@@ -93,7 +93,7 @@ def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, ba
     """Build print-and-play PDFs for GAMES (default: every game)."""
     from .build import build_games, load_games
     from .geometry import PrintOptions
-    from .limits import Limits, apply
+    from .limits import Limits, applied
     from .project import Project
 
     try:
@@ -104,13 +104,14 @@ def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, ba
                         back_offset=offset, layout=layout, flip=flip, low_ink=low_ink)
     try:
         bounds = Limits().with_values(limit_items)
-        apply(bounds)
-        loaded = load_games(Project.open(project_dir), games)
-        show = not quiet and sys.stderr.isatty()
-        with click.progressbar(length=sum(len(g.parts) for g in loaded), label="Building",
-                               file=sys.stderr, show_pos=True) if show else _NoBar() as bar:
-            report = build_games(loaded, opts, Path(out_dir),
-                                 progress=lambda label: bar.update(1), jobs=jobs, bounds=bounds)
+        with applied(bounds):
+            loaded = load_games(Project.open(project_dir), games)
+            show = not quiet and sys.stderr.isatty()
+            with click.progressbar(length=sum(len(g.parts) for g in loaded), label="Building",
+                                   file=sys.stderr, show_pos=True) if show else _NoBar() as bar:
+                report = build_games(loaded, opts, Path(out_dir),
+                                     progress=lambda label: bar.update(1), jobs=jobs,
+                                     bounds=bounds)
     except PrintshopError as exc:
         _fail(exc)
     for path in report.files:
@@ -279,13 +280,13 @@ def export_tts(game, project_dir, out_dir, base_url, dpi):
 def export_png(game, project_dir, out_dir, dpi, with_bleed, deck, limit_items):
     """Write one PNG per card face and back of GAME: DECK/CARD.png, DECK/back.png."""
     from .export.images import export_png as run
-    from .limits import Limits, apply
+    from .limits import Limits, applied
     from .project import Project
 
     try:
-        apply(Limits().with_values(limit_items))
-        written = run(Project.open(project_dir), game, Path(out_dir) if out_dir else None,
-                      dpi, with_bleed, deck)
+        with applied(Limits().with_values(limit_items)):
+            written = run(Project.open(project_dir), game, Path(out_dir) if out_dir else None,
+                          dpi, with_bleed, deck)
     except PrintshopError as exc:
         _fail(exc)
     click.echo(f"wrote {len(written)} images to {written[0].parent.parent}")

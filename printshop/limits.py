@@ -8,6 +8,7 @@ error and can raise on purpose with ``printshop build --limit NAME=VALUE``.
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 
 from .errors import PrintshopError, Problem
@@ -90,11 +91,17 @@ def current() -> Limits:
     return _active
 
 
-def apply(limits: Limits) -> None:
-    """Make ``limits`` the current ones and start the build's drawing clock."""
+@contextmanager
+def applied(limits: Limits):
+    """Make ``limits`` the current ones, with the drawing clock started, until the block ends."""
     global _active, _deadline
+    before = _active, _deadline
     _active = limits
     _deadline = time.monotonic() + limits.total_render_seconds
+    try:
+        yield limits
+    finally:
+        _active, _deadline = before
 
 
 def seconds_left() -> float | None:
