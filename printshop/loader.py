@@ -326,7 +326,9 @@ def load_game(folder: GameFolder) -> Game:
             target = safe_relative(folder, folder.template_dir, name, label, cpath + (key,),
                                    problems, doc.line(cpath + (key,)))
             if target is not None and not target.is_file():
-                problems.add(label, f"template '{name}' not found in "
+                found = "is not a regular file (a folder, FIFO or device)" if target.exists() \
+                    else "not found"
+                problems.add(label, f"template '{name}' {found} in "
                              f"{folder.label(folder.template_dir)}/", cpath + (key,),
                              doc.line(cpath + (key,)))
         if isinstance(getattr(comp, "size", None), str) and comp.kind in ("deck", "tokens"):

@@ -434,3 +434,14 @@ def test_a_png_export_of_a_huge_card_at_high_dpi_is_refused(world):
     lowered = CliRunner().invoke(main, command[:-1] + ["60", "--limit", "max_pixels=100000"])
     assert_clean_failure(lowered, "945 x 945 = 893,025 pixels at 60 dpi, over the limit "
                                   "max_pixels = 100,000")
+
+
+def test_a_component_template_that_is_a_fifo_is_named_as_such(world, fifo):
+    project, out, _ = world
+    fifo(project / COIN)
+    before = snapshot(out)
+    result = run_build(project, out)
+    assert_clean_failure(result, "data/lantern-fair/game.yaml:33: components[1].front: template "
+                                 "'coin.svg.j2' is not a regular file (a folder, FIFO or device) "
+                                 "in templates/lantern-fair/")
+    assert snapshot(out) == before
