@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import hashlib
 import io
+import json
 import os
 import shutil
 import time
@@ -285,8 +286,8 @@ def test_output_holds_only_output_and_a_rebuild_reuses_verified_pdfs(world):
     project, out, _ = world
     build_labels(project, out)
     pdfs = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*.pdf")}
-    assert sorted(pdfs) == [f"{GAME}/aid.pdf", f"{GAME}/coins.pdf", f"{GAME}/{GAME}-print-and-play.pdf",
-                            f"{GAME}/stalls.pdf"]
+    assert sorted(pdfs) == [f"{GAME}/{name}.pdf" for name in
+                            ("aid", "coins", f"{GAME}-print-and-play", "stalls")]
     hidden = [p for p in out.rglob("*") if p.is_file() and p.suffix != ".pdf"]
     assert [p.relative_to(out).as_posix() for p in hidden] == [f".printshop-cache/{GAME}.json"]
     assert hidden[0].stat().st_size < 8 * 1024  # keys and hashes, never a second PDF
@@ -315,7 +316,6 @@ def test_a_planted_manifest_cannot_vouch_for_a_file_outside_the_game(world):
     text = manifest.read_text()
     (out / GAME / "stalls.pdf").write_bytes(b"%PDF poisoned")
     digest = hashlib.sha256(b"%PDF poisoned").hexdigest()
-    import json
     data = json.loads(text)
     data["components"]["coins"]["file"] = "../outside/game/stalls.pdf"
     data["components"]["stalls"]["sha256"] = "0" * 64
@@ -391,7 +391,7 @@ def test_a_shared_temp_folder_open_to_others_is_not_used(tmp_path, monkeypatch):
 def test_the_build_stops_when_its_total_drawing_time_is_spent(world):
     project, out, _ = world
     (project / TEMPLATES / "stall.svg.j2").write_text(
-        "{% for i in range(400) %}{% for j in range(1000) %}{% endfor %}{% endfor %}\n")
+        "{% for i in range(20000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}\n")
     before = snapshot(out)
     start = time.monotonic()
     result = run_build(project, out, "--limit", "total_render_seconds=0.5")

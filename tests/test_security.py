@@ -145,8 +145,8 @@ def test_bounded_text_helpers_still_do_their_everyday_work(tmp_path):
     source = ('{{ "ab"|center(6) }}|{{ "a\\nb"|indent(2) }}|{{ names|join(", ") }}|'
               '{{ "%03d"|format(7) }}|{{ "{:>4}".format(5) }}|{{ "x-y"|replace("-", "+") }}|'
               '{{ "7".zfill(3) }}|{{ "a".rjust(3, ".") }}|{{ ", ".join(names) }}|'
-              '{{ (names * 2)|length }}|{{ "%(n)5s"|format(n="z") }}|{{ [1, 2, 3]|batch(2)|list }}'
-              '|{{ ("x" * 50000 + "y" * 50000)|length }}|{% set s %}{{ "q" * 3 }}{% endset %}{{ s }}')
+              '{{ (names * 2)|length }}|{{ "%(n)5s"|format(n="z") }}|'
+              '{{ [1, 2, 3]|batch(2)|list }}|{{ ("x" * 50000 + "y" * 50000)|length }}|{% set s %}{{ "q" * 3 }}{% endset %}{{ s }}')
     out = _render(tmp_path, source, names=["ann", "bo"])
     assert out == ('  ab  |a\n  b|ann, bo|007|   5|x+y|007|..a|ann, bo|4|    z|[[1, 2], [3]]|'
                    '100000|qqq')
