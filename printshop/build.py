@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import cache
+from . import cache, limits
 from .components import RENDERERS
 from .errors import PrintshopError, Problem, Problems
 from .geometry import PrintOptions
@@ -57,15 +57,14 @@ class GameBuild:
         return out
 
     def cache_files(self) -> dict[str, bytes]:
-        """Return the cache entries that let the next build skip unchanged components."""
-        out: dict[str, bytes] = {}
-        for c in self.components:
-            facts = {k: getattr(c, k) for k in _FACTS}
-            out.update(cache.entries(self.game.id, c.component, self.cache[c.component], c.pdf,
-                                     facts))
-        out.update(cache.entries(self.game.id, "print-and-play", self.cache["print-and-play"],
-                                 self.combined, {}))
-        return out
+        """Return the cache manifest that lets the next build skip unchanged components."""
+        entries = {c.component: (self.cache[c.component], f"{self.game.id}/{c.component}.pdf",
+                                 c.pdf, {k: getattr(c, k) for k in _FACTS})
+                   for c in self.components}
+        entries["print-and-play"] = (self.cache["print-and-play"],
+                                     f"{self.game.id}/{self.game.id}-print-and-play.pdf",
+                                     self.combined, {})
+        return {cache.manifest_name(self.game.id): cache.manifest_bytes(entries)}
 
 
 def load_games(project: Project, ids) -> list[Game]:
@@ -98,7 +97,7 @@ def drawing_problem(game: Game, component_id: str, exc: Exception) -> Problem | 
     if isinstance(exc, TemplateProblem):
         return Problem(f"templates/{game.id}/{exc.template}", f"while drawing {exc.what}: "
                        f"{str(exc).split(': ', 2)[-1]}", (), exc.line)
-    if isinstance(exc, (TextError, SVGRenderError, ValueError)):
+    if isinstance(exc, (TextError, SVGRenderError, ValueError, TimeoutError)):
         return Problem(f"data/{game.id}/game.yaml", f"{component_id}: {exc}",
                        ("components", component_id))
     return None
@@ -112,8 +111,13 @@ def render_component(game: Game, component_id: str, opts: PrintOptions
     part = game.part(component_id)
     spec = part.spec
     try:
+        limits.check_clock()
         rendered = RENDERERS[spec.kind](game, part, opts)
+        pages_within_limit(game, component_id, len(rendered.pages))
+        limits.check_clock()
         pdf = pages_to_pdf(rendered.pages, f"{game.manifest.name} — {spec.name}")
+    except PrintshopError as exc:
+        return exc.problems
     except Exception as exc:  # only the kinds drawing_problem knows are the user's doing
         problem = drawing_problem(game, component_id, exc)
         if problem is None:
@@ -121,6 +125,29 @@ def render_component(game: Game, component_id: str, opts: PrintOptions
         return [problem]
     return ComponentPDF(game.id, spec.id, spec.name, spec.kind, pdf, len(rendered.pages),
                         rendered.duplex, rendered.note, spec.stock, spec.cut)
+
+
+def pages_within_limit(game: Game, component_id: str, pages: int, whole_build: bool = False
+                       ) -> None:
+    """Refuse a component (or a build) that would print more pages than max_output_pages."""
+    try:
+        limits.check_pages(pages, "the build" if whole_build else "the component")
+    except limits.LimitExceeded as exc:
+        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", str(exc),
+                                     ("components", component_id))) from None
+
+
+def cards_within_limit(games: list[Game]) -> None:
+    """Refuse a build of more cards and tokens (copies counted) than max_cards."""
+    limit = limits.current().max_cards
+    counts = [(p.card_count(), g, p) for g in games for p in g.parts]
+    total = sum(n for n, _, _ in counts)
+    if total > limit:
+        n, game, part = max(counts, key=lambda c: c[0])
+        raise PrintshopError(Problem(
+            part.data_file or f"data/{game.id}/game.yaml", limits.exceeded(
+                "max_cards", f"the build would print {limits.number(total)} cards and tokens, "
+                f"copies counted ({limits.number(n)} of them in {part.id})", limit)))
 
 
 def _job(args):
@@ -141,9 +168,11 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
     whose inputs are unchanged since the last build into ``out_dir``."""
     tasks = [(g, p.id, opts) for g in games for p in g.parts]
     keys = [cache.component_key(g, g.part(cid), opts) for g, cid, _ in tasks]
+    manifests = {g.id: cache.load_manifest(out_dir, g.id) if out_dir else {} for g in games}
     results: list = [None] * len(tasks)
     for i, ((game, cid, _), key) in enumerate(zip(tasks, keys)):
-        hit = cache.load(out_dir, game.id, cid, key) if out_dir else None
+        hit = cache.reuse(out_dir, manifests[game.id], cid, key, f"{game.id}/{cid}.pdf") \
+            if out_dir else None
         if hit is not None:
             pdf, facts = hit
             results[i] = ComponentPDF(pdf=pdf, **{k: facts[k] for k in _FACTS})
@@ -172,9 +201,14 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
             builds[game.id].components.append(res)
             builds[game.id].cache[res.component] = key
     problems.raise_if_any()
+    made = [(c.pages, b.game, c.component) for b in builds.values() for c in b.components]
+    if made:
+        _, game, biggest = max(made, key=lambda m: m[0])
+        pages_within_limit(game, biggest, sum(m[0] for m in made), whole_build=True)
     for b in builds.values():
         key = cache.combined_key(list(b.cache.values()), opts)
-        hit = cache.load(out_dir, b.game.id, "print-and-play", key) if out_dir else None
+        hit = cache.reuse(out_dir, manifests[b.game.id], "print-and-play", key,
+                          f"{b.game.id}/{b.game.id}-print-and-play.pdf") if out_dir else None
         b.combined = hit[0] if hit else combine(b, opts)
         b.cache["print-and-play"] = key
     return list(builds.values())
@@ -199,26 +233,40 @@ class BuildReport:
 
 
 def build(project: Project, ids, opts: PrintOptions, out_dir: Path,
-          progress: Progress | None = None, jobs: int | None = None) -> BuildReport:
+          progress: Progress | None = None, jobs: int | None = None,
+          bounds: limits.Limits | None = None) -> BuildReport:
     """Build the selected games into out_dir; write nothing unless everything succeeded."""
-    return build_games(load_games(project, ids), opts, out_dir, progress, jobs)
+    with limits.applied(bounds or limits.current()):
+        return build_games(load_games(project, ids), opts, out_dir, progress, jobs, bounds)
 
 
 def build_games(games: list[Game], opts: PrintOptions, out_dir: Path,
-                progress: Progress | None = None, jobs: int | None = None) -> BuildReport:
-    """Check, render and write games already loaded; nothing is written on any failure."""
+                progress: Progress | None = None, jobs: int | None = None,
+                bounds: limits.Limits | None = None) -> BuildReport:
+    """Check, render and write games already loaded; nothing is written on any failure.
+
+    ``bounds`` are the build's limits (default: the current ones); the drawing clock for
+    total_render_seconds starts here.
+    """
+    with limits.applied(bounds or limits.current()):
+        return _check_render_write(games, opts, Path(out_dir), progress, jobs)
+
+
+def _check_render_write(games: list[Game], opts: PrintOptions, out_dir: Path,
+                        progress: Progress | None, jobs: int | None) -> BuildReport:
+    """Run the rules and the limits, render every component, then write the output at once."""
     from .output import write_files
 
     check_games(games)
-    out_dir = Path(out_dir)
+    cards_within_limit(games)
     builds = render_all(games, opts, progress, jobs, out_dir)
     files: dict[str, bytes] = {}
     entries: dict[str, bytes] = {}
     for b in builds:
         files.update(b.files())
         entries.update(b.cache_files())
-    written = write_files(out_dir, files)
-    write_files(out_dir, {k: v for k, v in entries.items()
-                          if not (out_dir / k).is_file()})
-    cache.prune(out_dir, set(entries))
-    return BuildReport(written, builds)
+    # The manifests go last in the same atomic write: they vouch only for PDFs already in place.
+    written = write_files(out_dir, {**files, **entries})
+    for b in builds:
+        cache.remove_legacy(out_dir, b.game.id)
+    return BuildReport([p for p in written if cache.CACHE_DIR not in p.parts], builds)

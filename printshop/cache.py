@@ -2,7 +2,11 @@
 
 A component's key covers printshop's own code and templates, the game's manifest, the
 component's data, every file in the game's template folder, the print options and the PDF
-date. The cache lives in the output folder, beside what it speeds up.
+date. The output folder holds no second copy of any PDF: a small manifest per game,
+``.printshop-cache/<game>.json``, records each component's key, the SHA-256 of the PDF written
+for it and the facts the contents page needs. A rebuild reuses a PDF already in the output
+folder only when its key matches and its bytes still hash to the recorded value, so a changed
+or planted file is drawn again, never trusted.
 """
 
 from __future__ import annotations
@@ -10,25 +14,52 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from functools import lru_cache
 from pathlib import Path
 
+from . import guard, limits
+from .errors import PrintshopError
 from .geometry import PrintOptions
 from .models import Game, Part
 from .project import PACKAGE_DIR
 
 CACHE_DIR = ".printshop-cache"
+MANIFEST_BYTES = 4 * 1024 * 1024
+PDF_BYTES = 2 * 1024 * 1024 * 1024
 _CODE_SUFFIXES = (".py", ".j2", ".yaml", ".json")
 
 
 def _hash_files(root: Path, suffixes: tuple[str, ...] | None = None) -> str:
+    """Hash every file under ``root`` by name and content, following no symbolic link.
+
+    A link is hashed by its target's name; a FIFO, socket or device by its kind (reading
+    one could block); a file over max_file_bytes by its size and time (it is refused when
+    used, and reading it whole here would defeat the limit).
+    """
     h = hashlib.sha256()
-    if root.is_dir():
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and (suffixes is None or path.suffix in suffixes) and \
-                    "__pycache__" not in path.parts:
-                h.update(path.relative_to(root).as_posix().encode())
-                h.update(path.read_bytes())
+    cap = max(limits.current().max_file_bytes, limits.current().max_image_bytes)
+    found = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        found += [Path(folder) / name for name in files + [d for d in dirs
+                                                          if os.path.islink(Path(folder) / d)]]
+    for path in sorted(found):
+        if suffixes is not None and path.suffix not in suffixes:
+            continue
+        h.update(path.relative_to(root).as_posix().encode() + b"\0")
+        try:
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                h.update(b"link:" + os.readlink(path).encode())
+            elif not stat.S_ISREG(info.st_mode):
+                h.update(f"kind:{stat.S_IFMT(info.st_mode)}".encode())
+            elif info.st_size > cap:
+                h.update(f"big:{info.st_size}:{info.st_mtime_ns}".encode())
+            else:
+                h.update(guard.read_project_file(root, path, cap))
+        except (OSError, PrintshopError):
+            h.update(b"unreadable")
     return h.hexdigest()
 
 
@@ -61,32 +92,58 @@ def combined_key(component_keys: list[str], opts: PrintOptions) -> str:
                           .encode()).hexdigest()[:32]
 
 
-def entry_name(game_id: str, name: str, key: str) -> str:
-    """Return a cache entry's file name (relative to the output folder)."""
-    return f"{CACHE_DIR}/{game_id}/{name}-{key}"
+def manifest_name(game_id: str) -> str:
+    """Return the file name of a game's cache manifest, relative to the output folder."""
+    return f"{CACHE_DIR}/{game_id}.json"
 
 
-def load(out_dir: Path, game_id: str, name: str, key: str) -> tuple[bytes, dict] | None:
-    """Return a cached PDF and its facts, or None."""
-    base = out_dir / entry_name(game_id, name, key)
+def load_manifest(out_dir: Path, game_id: str) -> dict[str, dict]:
+    """Return a game's cache manifest (component -> key, file, sha256, facts), or {}."""
     try:
-        return base.with_suffix(".pdf").read_bytes(), json.loads(
-            base.with_suffix(".json").read_text())
-    except (OSError, ValueError):
+        raw = guard.read_project_file(out_dir, manifest_name(game_id), MANIFEST_BYTES)
+        data = json.loads(raw.decode("utf-8"))
+    except (PrintshopError, ValueError):
+        return {}
+    entries = data.get("components") if isinstance(data, dict) else None
+    if not isinstance(entries, dict):
+        return {}
+    return {name: e for name, e in entries.items() if isinstance(e, dict) and
+            isinstance(e.get("key"), str) and isinstance(e.get("sha256"), str) and
+            isinstance(e.get("file"), str) and isinstance(e.get("facts"), dict)}
+
+
+def reuse(out_dir: Path, manifest: dict[str, dict], name: str, key: str, file: str
+          ) -> tuple[bytes, dict] | None:
+    """Return the PDF already at ``file`` and its facts when the manifest vouches for it.
+
+    It must have been recorded under ``key`` for ``file`` and still hash to the recorded
+    SHA-256; anything else (a missing, edited or planted file, a link) is a miss.
+    """
+    entry = manifest.get(name)
+    if entry is None or entry["key"] != key or entry["file"] != file:
         return None
+    try:
+        guard.output_path(out_dir, file)
+        pdf = guard.read_project_file(out_dir, file, PDF_BYTES)
+    except PrintshopError:
+        return None
+    if hashlib.sha256(pdf).hexdigest() != entry["sha256"]:
+        return None
+    return pdf, entry["facts"]
 
 
-def entries(game_id: str, name: str, key: str, pdf: bytes, facts: dict) -> dict[str, bytes]:
-    """Return the files that store one cache entry."""
-    base = entry_name(game_id, name, key)
-    return {base + ".pdf": pdf, base + ".json": json.dumps(facts, sort_keys=True).encode()}
+def manifest_bytes(entries: dict[str, tuple[str, str, bytes, dict]]) -> bytes:
+    """Return a game's manifest from component -> (key, file, pdf, facts)."""
+    components = {name: {"key": key, "file": file, "sha256": hashlib.sha256(pdf).hexdigest(),
+                         "facts": facts}
+                  for name, (key, file, pdf, facts) in entries.items()}
+    return json.dumps({"version": 2, "components": components}, sort_keys=True,
+                      indent=1).encode() + b"\n"
 
 
-def prune(out_dir: Path, keep: set[str]) -> None:
-    """Remove cache entries of the built games that this build did not use."""
-    for game_dir in {str(Path(k).parent) for k in keep}:
-        folder = out_dir / game_dir
-        for path in folder.glob("*") if folder.is_dir() else []:
-            rel = path.relative_to(out_dir).as_posix()
-            if rel not in keep:
-                path.unlink(missing_ok=True)
+def remove_legacy(out_dir: Path, game_id: str) -> None:
+    """Delete the PDF copies that older printshop versions kept in the cache (best effort)."""
+    try:
+        guard.remove_output(out_dir, f"{CACHE_DIR}/{game_id}")
+    except (OSError, PrintshopError):
+        pass  # the build itself succeeded; stale copies only take room

@@ -34,6 +34,9 @@ paper_option = click.option("--paper", type=click.Choice(["a4", "letter"]), defa
                             show_default=True)
 backs_option = click.option("--backs", type=click.Choice(["none", "duplex", "fold"]),
                             default="duplex", show_default=True)
+limit_option = click.option("--limit", "limit_items", multiple=True, metavar="NAME=VALUE",
+                            help="Raise one of the limits on purpose, e.g. max_cards=50000 "
+                                 "(repeatable; names and defaults in docs/trust.md).")
 out_option = click.option("--out", "out_dir", type=click.Path(file_okay=False),
                           default="output", show_default=True, help="Where to write the PDFs.")
 
@@ -84,11 +87,13 @@ def list_games(games, project_dir):
 @click.option("--jobs", type=click.IntRange(1, 16), default=None,
               help="Worker processes (default: one per core).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@limit_option
 def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, back_offset,
-          layout, low_ink, jobs, quiet):
+          layout, low_ink, jobs, quiet, limit_items):
     """Build print-and-play PDFs for GAMES (default: every game)."""
     from .build import build_games, load_games
     from .geometry import PrintOptions
+    from .limits import Limits, applied
     from .project import Project
 
     try:
@@ -98,12 +103,15 @@ def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, ba
     opts = PrintOptions(paper=paper, bleed=bleed, crop_marks=crop_marks, backs=backs,
                         back_offset=offset, layout=layout, flip=flip, low_ink=low_ink)
     try:
-        loaded = load_games(Project.open(project_dir), games)
-        show = not quiet and sys.stderr.isatty()
-        with click.progressbar(length=sum(len(g.parts) for g in loaded), label="Building",
-                               file=sys.stderr, show_pos=True) if show else _NoBar() as bar:
-            report = build_games(loaded, opts, Path(out_dir),
-                                 progress=lambda label: bar.update(1), jobs=jobs)
+        bounds = Limits().with_values(limit_items)
+        with applied(bounds):
+            loaded = load_games(Project.open(project_dir), games)
+            show = not quiet and sys.stderr.isatty()
+            with click.progressbar(length=sum(len(g.parts) for g in loaded), label="Building",
+                                   file=sys.stderr, show_pos=True) if show else _NoBar() as bar:
+                report = build_games(loaded, opts, Path(out_dir),
+                                     progress=lambda label: bar.update(1), jobs=jobs,
+                                     bounds=bounds)
     except PrintshopError as exc:
         _fail(exc)
     for path in report.files:
@@ -268,14 +276,17 @@ def export_tts(game, project_dir, out_dir, base_url, dpi):
 @click.option("--with-bleed", is_flag=True,
               help="Keep the bleed around each card (print shops); default: cut at the trim.")
 @click.option("--deck", default=None, help="Only this deck (its component id).")
-def export_png(game, project_dir, out_dir, dpi, with_bleed, deck):
+@limit_option
+def export_png(game, project_dir, out_dir, dpi, with_bleed, deck, limit_items):
     """Write one PNG per card face and back of GAME: DECK/CARD.png, DECK/back.png."""
     from .export.images import export_png as run
+    from .limits import Limits, applied
     from .project import Project
 
     try:
-        written = run(Project.open(project_dir), game, Path(out_dir) if out_dir else None,
-                      dpi, with_bleed, deck)
+        with applied(Limits().with_values(limit_items)):
+            written = run(Project.open(project_dir), game, Path(out_dir) if out_dir else None,
+                          dpi, with_bleed, deck)
     except PrintshopError as exc:
         _fail(exc)
     click.echo(f"wrote {len(written)} images to {written[0].parent.parent}")

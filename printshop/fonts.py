@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from .guard import private_dir
+
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 
 # Family name as written in SVG -> files by weight.
@@ -39,14 +41,17 @@ def use_shipped_fonts() -> None:
     """Point fontconfig at the shipped fonts only, so output never depends on the machine."""
     if os.environ.get("PRINTSHOP_FONTCONFIG_SET") == str(FONT_DIR):
         return
+    # A folder only this user can reach: in the shared temporary directory another local user
+    # could otherwise plant a link where the configuration is written.
     key = hashlib.sha1(str(FONT_DIR).encode()).hexdigest()[:12]
-    base = Path(tempfile.gettempdir()) / f"printshop-fontconfig-{key}"
-    (base / "cache").mkdir(parents=True, exist_ok=True)
+    base = private_dir(f"printshop-fontconfig-{key}")
+    (base / "cache").mkdir(mode=0o700, exist_ok=True)
     conf = base / "fonts.conf"
     text = _CONF.format(fonts=FONT_DIR, cache=base / "cache")
-    if not conf.is_file() or conf.read_text() != text:
-        tmp = base / f"fonts.conf.{os.getpid()}"
-        tmp.write_text(text)
+    if conf.is_symlink() or not conf.is_file() or conf.read_text() != text:
+        fd, tmp = tempfile.mkstemp(prefix="fonts.conf.", dir=base)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
         os.replace(tmp, conf)
     os.environ["FONTCONFIG_FILE"] = str(conf)
     os.environ["PRINTSHOP_FONTCONFIG_SET"] = str(FONT_DIR)

@@ -36,9 +36,9 @@ def fragment_problem(fragment: str) -> str | None:
     return None
 
 
-def load_icons(path: Path, label: str) -> dict[str, str]:
-    """Load an icon file: a mapping of icon name to an SVG fragment."""
-    doc = load_document(path, label)
+def load_icons(path: Path, label: str, root: Path | None = None) -> dict[str, str]:
+    """Load an icon file (inside ``root``): a mapping of icon name to an SVG fragment."""
+    doc = load_document(path, label, root)
     if not isinstance(doc.data, dict):
         raise PrintshopError(Problem(label, "expected a mapping of icon name to SVG fragment"))
     problems, icons = [], {}

@@ -9,6 +9,7 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ValidationError
 
+from . import guard
 from . import icons as icon_sets
 from .errors import PrintshopError, Problem, Problems
 from .geometry import card_size
@@ -273,11 +274,22 @@ def _check_enums(manifest: Manifest, doc: Document, problems: Problems) -> None:
             walk(comp.fields, ("components", i, "fields"))
 
 
+def folder_outside(folder: GameFolder) -> None:
+    """Refuse a game whose data or template folder is a link leading out of the project."""
+    for sub in (folder.data_dir, folder.template_dir):
+        if sub.exists() and not guard.inside(folder.root, sub):
+            raise PrintshopError(Problem(f"{sub.relative_to(folder.root).as_posix()}/",
+                                         "the folder leads outside the project through a "
+                                         "symbolic link; printshop reads only files inside the "
+                                         "project"))
+
+
 def load_game(folder: GameFolder) -> Game:
     """Load and schema-check one game; raise a PrintshopError listing every problem."""
     problems = Problems()
     label = folder.label(folder.manifest)
-    doc = load_document(folder.manifest, label)
+    folder_outside(folder)
+    doc = load_document(folder.manifest, label, folder.data_dir)
     if not isinstance(doc.data, dict):
         raise PrintshopError(Problem(label, "expected a mapping with name and components", (),
                                      1))
@@ -300,7 +312,7 @@ def load_game(folder: GameFolder) -> Game:
         if icon_path is not None:
             icon_label = folder.label(icon_path)
             try:
-                icons = icon_sets.load_icons(icon_path, icon_label)
+                icons = icon_sets.load_icons(icon_path, icon_label, folder.template_dir)
             except PrintshopError as exc:
                 problems.extend(exc.problems)
 
@@ -314,7 +326,9 @@ def load_game(folder: GameFolder) -> Game:
             target = safe_relative(folder, folder.template_dir, name, label, cpath + (key,),
                                    problems, doc.line(cpath + (key,)))
             if target is not None and not target.is_file():
-                problems.add(label, f"template '{name}' not found in "
+                found = "is not a regular file (a folder, FIFO or device)" if target.exists() \
+                    else "not found"
+                problems.add(label, f"template '{name}' {found} in "
                              f"{folder.label(folder.template_dir)}/", cpath + (key,),
                              doc.line(cpath + (key,)))
         if isinstance(getattr(comp, "size", None), str) and comp.kind in ("deck", "tokens"):
@@ -334,7 +348,7 @@ def load_game(folder: GameFolder) -> Game:
                                    problems, doc.line(cpath + ("data",)))
             if target is not None:
                 try:
-                    data_doc = load_document(target, folder.label(target))
+                    data_doc = load_document(target, folder.label(target), folder.data_dir)
                 except PrintshopError as exc:
                     problems.extend(exc.problems)
                     data_doc = None

@@ -7,7 +7,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .errors import PrintshopError, Problem
+from .errors import PrintshopError, Problem, Problems
+from .guard import output_path
 
 
 STAGING = ".printshop-staging-"
@@ -28,7 +29,10 @@ def _remove_abandoned(out_dir: Path) -> None:
     for folder in out_dir.glob(STAGING + "*"):
         pid = folder.name[len(STAGING):].split("-")[0]
         if pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(folder, ignore_errors=True)
+            if folder.is_symlink():
+                folder.unlink(missing_ok=True)
+            else:
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def _unchanged(path: Path, data: bytes) -> bool:
@@ -40,7 +44,21 @@ def _unchanged(path: Path, data: bytes) -> bool:
 
 
 def write_files(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
-    """Write files under out_dir so that each appears whole or not at all."""
+    """Write files under out_dir so that each appears whole or not at all.
+
+    Every file is staged first; only when all are staged are they renamed into place, in the
+    order given (put a file that vouches for others, such as the cache manifest, last). No
+    write goes through a symbolic link below out_dir: one found is an error before anything
+    is written.
+    """
+    problems = Problems()
+    for rel in files:
+        try:
+            output_path(out_dir, rel)
+        except PrintshopError as exc:
+            if exc.problems[0] not in problems.items:
+                problems.extend(exc.problems)
+    problems.raise_if_any()
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -48,7 +66,8 @@ def write_files(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
                                      f"{exc.strerror}")) from None
     _remove_abandoned(out_dir)
     staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-", dir=out_dir))
-    written = []
+    written: list[Path] = []
+    replaced = 0
     try:
         staged = []
         for rel, data in files.items():
@@ -63,12 +82,18 @@ def write_files(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
                 os.fsync(fh.fileno())
             staged.append((target, out_dir / rel))
         for src, dst in staged:
+            output_path(out_dir, dst.relative_to(out_dir).as_posix())  # still no link on the way
             dst.parent.mkdir(parents=True, exist_ok=True)
             os.replace(src, dst)
             written.append(dst)
-    except OSError as exc:
-        raise PrintshopError(Problem(str(out_dir), f"cannot write the output: "
-                                     f"{exc.strerror}")) from None
+            replaced += 1
+    except (OSError, PrintshopError) as exc:
+        problem = exc.problems[0] if isinstance(exc, PrintshopError) else \
+            Problem(str(out_dir), f"cannot write the output: {exc.strerror}")
+        # Staging failed: nothing was replaced. A rename failed: say what was.
+        summary = None if not replaced else (f"{replaced} of {len(staged)} changed files were "
+                                             "replaced before it")
+        raise PrintshopError(problem, summary) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return written

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import yaml
 
+from . import limits
 from .errors import PrintshopError, Problem
-
-MAX_FILE_BYTES = 8 * 1024 * 1024
+from .guard import read_project_file
 
 
 @dataclass
@@ -197,18 +197,14 @@ def parse_csv(text: str, file: str) -> Document:
 PARSERS = {".yaml": parse_yaml, ".yml": parse_yaml, ".toml": parse_toml, ".csv": parse_csv}
 
 
-def read_text(path: Path, label: str) -> str:
-    """Read a data file as UTF-8 text, with a clear error for anything else."""
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise PrintshopError(Problem(label, "file not found")) from None
-    except OSError as exc:
-        raise PrintshopError(Problem(label, f"cannot read the file: {exc.strerror}")) from None
-    if size > MAX_FILE_BYTES:
-        raise PrintshopError(Problem(label, f"file is {size} bytes; data files may be at most "
-                                     f"{MAX_FILE_BYTES} bytes"))
-    raw = path.read_bytes()
+def read_text(path: Path, label: str, root: Path | None = None) -> str:
+    """Read a data file inside ``root`` (default: its own folder) as UTF-8 text.
+
+    The read is guarded (see guard.read_project_file): no link out of ``root``, regular files
+    only, at most the max_file_bytes limit.
+    """
+    raw = read_project_file(root if root is not None else path.parent, path,
+                            limits.current().max_file_bytes, label)
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
@@ -223,13 +219,13 @@ def read_text(path: Path, label: str) -> str:
     return text
 
 
-def load_document(path: Path, label: str) -> Document:
-    """Read and parse one data file, choosing the parser by its extension."""
+def load_document(path: Path, label: str, root: Path | None = None) -> Document:
+    """Read (inside ``root``, default the file's folder) and parse one data file."""
     parser = PARSERS.get(path.suffix.lower())
     if parser is None:
         raise PrintshopError(Problem(label, f"unsupported data file type '{path.suffix}': "
                                      f"expected one of {', '.join(sorted(PARSERS))}"))
-    text = read_text(path, label)
+    text = read_text(path, label, root)
     try:
         return parser(text, label)
     except RecursionError:

@@ -4,29 +4,35 @@ from __future__ import annotations
 
 import base64
 import operator
+import os
 import re
 import signal
+import string
 import threading
+import types
 from contextlib import contextmanager
 from functools import lru_cache, partial
 from pathlib import Path, PurePosixPath
 
-from jinja2 import (FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound,
-                    TemplateSyntaxError)
+from jinja2 import (FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, TemplateError,
+                    TemplateNotFound, TemplateSyntaxError)
+from jinja2.compiler import CodeGenerator
+from jinja2.filters import FILTERS as DEFAULT_FILTERS
+from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+from . import limits
 from . import text as textmod
+from .errors import PrintshopError
+from .guard import read_project_file
 from .icons import shared_icons
 
 MAX_OUTPUT_CHARS = 4_000_000
-RENDER_SECONDS = 20          # one template render may take at most this long
-MAX_IMAGE_BYTES = 10 * 1024 * 1024
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 _REFERENCE = re.compile(r"""(?:href\s*=\s*["']\s*([^"']*)["'])|(?:url\(\s*["']?\s*([^)"'\s]*))""",
                         re.IGNORECASE)
 # Helpers that built-in game modules add for their templates (e.g. drawing a map).
 EXTRA_GLOBALS: dict = {}
-MAX_SEQUENCE = 100_000
 
 
 def template_global(name: str):
@@ -46,21 +52,227 @@ class TemplateProblem(Exception):
         super().__init__(f"{where}: while drawing {what}: {message}")
 
 
-class _Environment(ImmutableSandboxedEnvironment):
-    """The sandbox, with arithmetic bounded so a template cannot build huge values."""
+def _too_long(size: int) -> None:
+    limit = limits.current().max_string_length
+    if size > limit:
+        raise SecurityError(limits.exceeded("max_string_length", "the template would build a "
+                                            f"string of {limits.number(size)} characters",
+                                            limit))
 
-    intercepted_binops = frozenset(["*", "**"])
+
+def _too_many(items: int) -> None:
+    limit = limits.current().max_list_items
+    if items > limit:
+        raise SecurityError(limits.exceeded("max_list_items", "the template would build a "
+                                            f"list of {limits.number(items)} items", limit))
+
+
+def _size(value, seen=None) -> int:
+    """Return about how many characters ``value`` becomes as text (lists by their items)."""
+    if isinstance(value, str):
+        return len(value)
+    if not isinstance(value, (list, tuple, dict)):
+        return 24
+    seen = {} if seen is None else seen
+    if id(value) not in seen:
+        seen[id(value)] = 0  # a list inside itself counts once
+        items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        seen[id(value)] = 2 * len(items) + sum(_size(item, seen) for item in items)
+    return seen[id(value)]
+
+
+_WIDTHS = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+
+
+def _check_percent(template: str, args) -> None:
+    """Refuse '%'-formatting whose padding would build an over-long string."""
+    values = args if isinstance(args, tuple) else (args,)
+    size = len(template) + sum(_size(v) for v in values)
+    for width, precision in _WIDTHS.findall(template):
+        for n in (width, precision):
+            if n == "*":
+                size += max((v for v in values if isinstance(v, int)), default=0)
+            elif n:
+                size += int(n)
+    _too_long(size)
+
+
+def _check_format(template: str, args, kwargs) -> None:
+    """Refuse str.format whose padding or precision would build an over-long string."""
+    size = len(template) + sum(_size(v) for v in (*args, *kwargs.values()))
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError:
+        return  # str.format raises the same error itself
+    for _, _, spec, _ in parsed:
+        if not spec:
+            continue
+        size += sum(int(n) for n in re.findall(r"\d+", spec))
+        if "{" in spec:  # a width taken from an argument
+            size += max((v for v in (*args, *kwargs.values()) if isinstance(v, int)), default=0)
+    _too_long(size)
+
+
+def _width(n) -> int:
+    return n if isinstance(n, int) else len(str(n))
+
+
+# str methods whose result can be far longer than the string: what each would build.
+_STR_METHODS = {
+    "center": lambda s, width=0, *a: max(len(s), _width(width)),
+    "ljust": lambda s, width=0, *a: max(len(s), _width(width)),
+    "rjust": lambda s, width=0, *a: max(len(s), _width(width)),
+    "zfill": lambda s, width=0: max(len(s), _width(width)),
+    "expandtabs": lambda s, tabsize=8: len(s) + s.count("\t") * max(0, _width(tabsize)),
+    "replace": lambda s, old="", new="", *a: len(s) + (s.count(old) if old else len(s) + 1) *
+    _size(new),
+    "join": lambda s, items=(): _size(items) + len(s) * len(items),
+    "translate": lambda s, table={}: len(s) * max((_size(v) for v in table.values()),
+                                                  default=1) if isinstance(table, dict)
+    else len(s),
+}
+
+
+def _bounded_str_method(method):
+    estimate = _STR_METHODS[method.__name__]
+
+    def bounded(*args, **kwargs):
+        if method.__name__ == "join" and args:
+            args = (list(args[0]), *args[1:])  # a generator is read once: estimate and join
+        _too_long(estimate(method.__self__, *args, **kwargs))
+        return method(*args, **kwargs)
+    return bounded
+
+
+class _BoundedBuffer(list):
+    """The output buffer of a macro, call or {% set %} block: refuses to outgrow the limit."""
+
+    size = 0
+
+    def append(self, piece):
+        self.size += len(piece) if isinstance(piece, str) else 24
+        _too_long(self.size)
+        super().append(piece)
+
+    def extend(self, pieces):
+        for piece in pieces:
+            self.append(piece)
+
+
+class _BoundedCodeGenerator(CodeGenerator):
+    """Jinja's compiler, with buffers and '~' joins that refuse to outgrow max_string_length."""
+
+    def buffer(self, frame):
+        frame.buffer = self.temporary_identifier()
+        self.writeline(f"{frame.buffer} = environment.bounded_buffer()")
+
+    def visit_Concat(self, node, frame):
+        self.write("environment.bounded_text(")
+        super().visit_Concat(node, frame)
+        self.write(")")
+
+
+class _Environment(ImmutableSandboxedEnvironment):
+    """The sandbox, with arithmetic and text bounded so a template cannot build huge values."""
+
+    intercepted_binops = frozenset(["*", "**", "+", "%"])
+    code_generator_class = _BoundedCodeGenerator
+
+    @staticmethod
+    def bounded_buffer() -> list:
+        """Return an output buffer that refuses to outgrow max_string_length."""
+        return _BoundedBuffer()
+
+    @staticmethod
+    def bounded_text(value):
+        """Return a joined string, refusing it when longer than max_string_length."""
+        _too_long(len(value))
+        return value
 
     def call_binop(self, context, operator_name, left, right):
-        if operator_name == "**" and isinstance(right, (int, float)) and abs(right) > 64:
-            raise SecurityError("exponent too large in a template")
+        if operator_name == "**":
+            if isinstance(right, (int, float)) and abs(right) > 64:
+                raise SecurityError("exponent too large in a template")
+            return operator.pow(left, right)
         if operator_name == "*":
             for seq, n in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and \
-                        len(seq) * n > MAX_SEQUENCE:
-                    raise SecurityError("a template may not build a value that large")
+                        not isinstance(n, bool):
+                    if not isinstance(seq, str):
+                        _too_many(len(seq) * n)
+                    _too_long(_size(seq) * n)
             return operator.mul(left, right)
-        return operator.pow(left, right)
+        if operator_name == "+":
+            if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
+                _too_long(_size(left) + _size(right))
+            return operator.add(left, right)
+        if isinstance(left, str):
+            _check_percent(left, right)
+        return operator.mod(left, right)
+
+    def wrap_str_format(self, value):
+        if isinstance(value, (types.MethodType, types.BuiltinMethodType)) and \
+                isinstance(getattr(value, "__self__", None), str):
+            if value.__name__ in _STR_METHODS:
+                return _bounded_str_method(value)
+            wrapped = super().wrap_str_format(value)
+            if wrapped is not None:
+                def bounded_format(*args, **kwargs):
+                    if value.__name__ == "format":
+                        _check_format(value.__self__, args, kwargs)
+                    elif args and isinstance(args[0], dict):
+                        _check_format(value.__self__, (), args[0])
+                    return wrapped(*args, **kwargs)
+                return bounded_format
+            return None
+        return super().wrap_str_format(value)
+
+
+def _finalize(value):
+    """Refuse to print a value whose text would pass max_string_length."""
+    if isinstance(value, (str, list, tuple, dict)):
+        _too_long(_size(value))
+    return value
+
+
+def _bounded_filter(name: str, estimate):
+    """Return Jinja's filter ``name`` checking first how long its result would be."""
+    original = DEFAULT_FILTERS[name]
+
+    def bounded(*args, **kwargs):
+        if name in _ITERABLE_AT and len(args) > _ITERABLE_AT[name]:
+            at = _ITERABLE_AT[name]  # a generator is read once: for the estimate and the filter
+            args = (*args[:at], list(args[at]), *args[at + 1:])
+        _too_long(estimate(*args, **kwargs))
+        return original(*args, **kwargs)
+    bounded.__name__ = name
+    for attr in ("jinja_pass_arg",):
+        if hasattr(original, attr):
+            setattr(bounded, attr, getattr(original, attr))
+    return bounded
+
+
+def _count(n) -> int:
+    if isinstance(n, int):
+        _too_many(n)
+    return 0
+
+
+_ITERABLE_AT = {"join": 1, "batch": 0, "slice": 1}
+# Filters whose result can be far longer than their input: what each would build.
+_FILTER_ESTIMATES = {
+    "center": lambda s, width=80: max(_size(str(s)), _width(width)),
+    "indent": lambda s, width=4, first=False, blank=False: len(str(s)) +
+    (str(s).count("\n") + 1) * _width(width),
+    "format": lambda s, *a, **k: _check_percent(str(s), a or k) or 0,
+    "join": lambda ctx, value, d="", attribute=None: _size(value) + len(str(d)) * len(value),
+    "replace": lambda ctx, s, old, new, count=None: _STR_METHODS["replace"](str(s), str(old),
+                                                                            str(new)),
+    "wordwrap": lambda env, s, width=79, break_long=True, wrapstring=None, *a:
+    len(str(s)) + (len(str(s)) // max(1, _width(width)) + 1) * len(wrapstring or "\n"),
+    "batch": lambda value, linecount, fill_with=None: _count(linecount),
+    "slice": lambda ctx, value, slices, fill_with=None: _count(slices),
+}
 
 
 def _fmt(value) -> str:
@@ -69,7 +281,7 @@ def _fmt(value) -> str:
 
 
 class TemplateTimeout(Exception):
-    """A template ran longer than RENDER_SECONDS."""
+    """A template ran longer than the render_seconds limit, or the build's total time ran out."""
 
 
 @contextmanager
@@ -79,12 +291,20 @@ def _deadline(seconds: float):
             not hasattr(signal, "setitimer"):
         yield
         return
+    left = limits.seconds_left()
+    if left is not None and left <= 0:
+        raise TemplateTimeout(limits.total_time_message())
+    whole_build = left is not None and left < seconds
 
     def expire(signum, frame):
-        raise TemplateTimeout(f"the template ran for more than {seconds:g} seconds")
+        if whole_build:
+            raise TemplateTimeout(limits.total_time_message())
+        raise TemplateTimeout(f"the template ran for more than {seconds:g} seconds, over the "
+                              "limit render_seconds (raise it on purpose with --limit "
+                              "render_seconds=N)")
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, left) if whole_build else seconds)
     try:
         yield
     finally:
@@ -98,15 +318,47 @@ def image_data(base: Path, name: str) -> str:
     if pure.is_absolute() or ".." in pure.parts or ":" in str(name) or "\\" in str(name):
         raise SecurityError(f"image '{name}' must be a file inside the game's template folder "
                             "(no absolute paths, '..' or URLs)")
-    path = (base / pure).resolve()
-    if not path.is_relative_to(base.resolve()) or not path.is_file():
-        raise SecurityError(f"image '{name}' not found in the game's template folder")
-    kind = IMAGE_TYPES.get(path.suffix.lower())
+    kind = IMAGE_TYPES.get(pure.suffix.lower())
     if kind is None:
         raise SecurityError(f"image '{name}': expected one of {', '.join(IMAGE_TYPES)}")
-    if path.stat().st_size > MAX_IMAGE_BYTES:
-        raise SecurityError(f"image '{name}' is larger than {MAX_IMAGE_BYTES} bytes")
-    return f"data:{kind};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+    bounds = limits.current()
+    try:
+        raw = read_project_file(base, pure, bounds.max_image_bytes, name, "max_image_bytes")
+    except PrintshopError as exc:
+        raise SecurityError(f"image '{name}': {exc.problems[0].message}") from None
+    size = picture_size(raw)
+    if size is None:
+        raise SecurityError(f"image '{name}' is not a readable {kind.split('/')[1].upper()} "
+                            "picture")
+    w, h = size
+    if w * h > bounds.max_pixels:
+        raise SecurityError(f"image '{name}': " + limits.exceeded(
+            "max_pixels", f"it is {w:,} x {h:,} = {w * h:,} pixels", bounds.max_pixels))
+    return f"data:{kind};base64," + base64.b64encode(raw).decode("ascii")
+
+
+_JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def picture_size(raw: bytes) -> tuple[int, int] | None:
+    """Return the (width, height) a PNG or JPEG declares in its header, or None."""
+    if raw.startswith(b"\x89PNG\r\n\x1a\n") and raw[12:16] == b"IHDR":
+        return int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")
+    if raw.startswith(b"\xff\xd8"):
+        at = 2
+        while at + 9 < len(raw):
+            if raw[at] != 0xFF:
+                return None
+            marker = raw[at + 1]
+            if marker == 0xFF:
+                at += 1
+                continue
+            length = int.from_bytes(raw[at + 2:at + 4], "big")
+            if marker in _JPEG_FRAMES:
+                return (int.from_bytes(raw[at + 7:at + 9], "big"),
+                        int.from_bytes(raw[at + 5:at + 7], "big"))
+            at += 2 + length
+    return None
 
 
 def external_reference(svg: str) -> str | None:
@@ -129,11 +381,48 @@ def _bytecode_cache():
         return None
 
 
+class GuardedLoader(FileSystemLoader):
+    """Jinja's file loader, reading every template through guard.read_project_file.
+
+    A template reached through a symbolic link that leaves its search folder, a FIFO or an
+    oversized file is refused, whether named by a component or by {% include %} / {% import %}.
+    """
+
+    def get_source(self, environment, template):
+        pieces = split_template_path(template)
+        for folder in self.searchpath:
+            filename = os.path.join(folder, *pieces)
+            if os.path.lexists(filename):
+                break
+        else:
+            raise TemplateNotFound(template)
+        try:
+            raw = read_project_file(folder, filename, limits.current().max_file_bytes, template)
+        except PrintshopError as exc:
+            raise SecurityError(f"template '{template}': {exc.problems[0].message}") from None
+        try:
+            source = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SecurityError(f"template '{template}' is not UTF-8 text") from None
+        mtime = os.stat(filename).st_mtime
+
+        def uptodate() -> bool:
+            try:
+                return os.stat(filename).st_mtime == mtime
+            except OSError:
+                return False
+        return source, os.path.normpath(filename), uptodate
+
+
 def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Environment:
     """Build the environment for one game: its templates first, then the shared library."""
-    env = _Environment(loader=FileSystemLoader([str(d) for d in template_dirs]),
+    env = _Environment(loader=GuardedLoader([str(d) for d in template_dirs]),
                        undefined=StrictUndefined, autoescape=True, trim_blocks=True,
-                       lstrip_blocks=True, auto_reload=True, bytecode_cache=_bytecode_cache())
+                       lstrip_blocks=True, auto_reload=True, bytecode_cache=_bytecode_cache(),
+                       finalize=_finalize)
+    env.globals.pop("lipsum", None)  # lipsum(n) writes n paragraphs: a text bomb
+    env.filters.update({name: _bounded_filter(name, estimate)
+                        for name, estimate in _FILTER_ESTIMATES.items()})
     all_icons = {**shared_icons(), **icons}
     env.globals.update(
         text=partial(textmod.text_box, icons=all_icons),
@@ -165,8 +454,15 @@ def render(env: _Environment, name: str, context: dict, what: str) -> str:
     """Render one template to text, turning every failure into a TemplateProblem."""
     try:
         template = env.get_template(name)
-        with _deadline(RENDER_SECONDS):
-            out = template.render(context)
+        with _deadline(limits.current().render_seconds):
+            pieces, size = [], 0
+            for piece in template.generate(context):
+                size += len(piece)
+                if size > MAX_OUTPUT_CHARS:
+                    raise TemplateProblem(name, None, what, f"output is over {MAX_OUTPUT_CHARS}"
+                                          " characters; at most that many are allowed")
+                pieces.append(piece)
+            out = "".join(pieces)
     except TemplateSyntaxError as exc:
         raise TemplateProblem(exc.name or name, exc.lineno, what, exc.message or str(exc)) \
             from None
@@ -180,9 +476,6 @@ def render(env: _Environment, name: str, context: dict, what: str) -> str:
         if isinstance(exc, RecursionError):
             message = "templates nested too deeply (recursion)"
         raise TemplateProblem(tname or name, line, what, message) from None
-    if len(out) > MAX_OUTPUT_CHARS:
-        raise TemplateProblem(name, None, what, f"output is {len(out)} characters; at most "
-                              f"{MAX_OUTPUT_CHARS} are allowed")
     outside = external_reference(out)
     if outside is not None:
         raise TemplateProblem(name, None, what, f"the drawing refers to '{outside[:80]}' outside "

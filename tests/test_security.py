@@ -16,7 +16,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from conftest import EXAMPLE
-from printshop import templates
+from printshop import limits, templates
 from printshop.cli import main
 from printshop.impose import Page
 from printshop.pdf import pages_to_pdf
@@ -86,7 +86,7 @@ def test_image_helper_refuses_anything_else(tmp_path, name):
 
 
 def test_a_template_that_never_ends_is_stopped(tmp_path, monkeypatch):
-    monkeypatch.setattr(templates, "RENDER_SECONDS", 0.5)
+    monkeypatch.setattr(limits, "_active", limits.Limits(render_seconds=0.5))
     (tmp_path / "t.svg.j2").write_text(
         "{% for i in range(90000) %}{% for j in range(90000) %}{% endfor %}{% endfor %}")
     env = templates.make_environment([tmp_path], {})
@@ -133,3 +133,47 @@ def test_an_interrupted_build_leaves_the_previous_output(tmp_path):
     subprocess.run(cmd, check=True, capture_output=True)
     assert not list(out.glob(".printshop-staging-*"))
     assert {p: p.read_bytes() for p in game.glob("*.pdf")} == before
+
+
+def _render(tmp_path, source: str, **context) -> str:
+    (tmp_path / "t.svg.j2").write_text(source)
+    env = templates.make_environment([tmp_path], {})
+    return templates.render(env, "t.svg.j2", context, "card 'x' of deck")
+
+
+def test_bounded_text_helpers_still_do_their_everyday_work(tmp_path):
+    source = ('{{ "ab"|center(6) }}|{{ "a\\nb"|indent(2) }}|{{ names|join(", ") }}|'
+              '{{ "%03d"|format(7) }}|{{ "{:>4}".format(5) }}|{{ "x-y"|replace("-", "+") }}|'
+              '{{ "7".zfill(3) }}|{{ "a".rjust(3, ".") }}|{{ ", ".join(names) }}|'
+              '{{ (names * 2)|length }}|{{ "%(n)5s"|format(n="z") }}|'
+              '{{ [1, 2, 3]|batch(2)|list }}|{{ ("x" * 50000 + "y" * 50000)|length }}|{% set s %}{{ "q" * 3 }}{% endset %}{{ s }}')
+    out = _render(tmp_path, source, names=["ann", "bo"])
+    assert out == ('  ab  |a\n  b|ann, bo|007|   5|x+y|007|..a|ann, bo|4|    z|[[1, 2], [3]]|'
+                   '100000|qqq')
+
+
+@pytest.mark.parametrize("source", [
+    '{{ "a".rjust(2000000000) }}',
+    '{{ "a\\tb".expandtabs(900000000) }}',
+    '{{ "ab".translate({97: "x" * 99999}) * 1 }}{{ ("a" * 99999).translate({97: "x" * 99999}) }}',
+    '{{ "{n:>2000000000}".format_map({"n": 1}) }}',
+    '{{ "%(n)2000000000s"|format(n=1) }}',
+    '{{ "{:{w}}".format(1, w=2000000000) }}',
+    '{{ ("x" * 99999)|wordwrap(1, wrapstring="y" * 99999) }}',
+    '{{ [1]|slice(1000000000)|list }}',
+    '{{ [[1] * 1000] * 1000 }}',
+])
+def test_strings_and_lists_over_their_limit_are_refused_before_they_are_built(tmp_path, source):
+    start = time.monotonic()
+    with pytest.raises(templates.TemplateProblem, match="over the limit max_(string_length|list_"
+                                                         "items) = "):
+        _render(tmp_path, source)
+    assert time.monotonic() - start < 5
+
+
+def test_a_picture_header_declares_its_size(tmp_path):
+    Image.new("RGB", (30, 20)).save(tmp_path / "a.png")
+    Image.new("RGB", (30, 20)).save(tmp_path / "a.jpg")
+    assert templates.picture_size((tmp_path / "a.png").read_bytes()) == (30, 20)
+    assert templates.picture_size((tmp_path / "a.jpg").read_bytes()) == (30, 20)
+    assert templates.picture_size(b"GIF89a") is None

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from .. import limits
 from ..geometry import PrintOptions
-from ..impose import impose_tiles
+from ..impose import impose_tiles, tile_plan
 from ..models import Game, Part
 from .base import Rendered, base_context, draw
 
@@ -13,6 +14,7 @@ def render_board(game: Game, part: Part, opts: PrintOptions):
     spec = part.spec
     w, h = spec.size
     ctx = {**base_context(game, opts), "data": part.data, "size": {"w": w, "h": h}}
+    limits.check_pages(len(tile_plan(w, h, opts, spec.overlap)[4]) + 1)  # tiles, assembly page
     drawing = draw(game, spec.template, ctx, f"board {spec.id}")
     title = f"{game.manifest.name} · {spec.name}"
     pages, tiles = impose_tiles(drawing, w, h, opts, title, spec.overlap)

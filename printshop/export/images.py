@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .. import limits
 from .. import pdf  # noqa: F401  (points fontconfig at the shipped fonts before cairo draws)
 from ..errors import PrintshopError, Problem
 from ..geometry import PrintOptions
@@ -61,6 +62,17 @@ def svg_png(svg: str, width: int | None = None, height: int | None = None) -> by
         raise pdf.SVGRenderError(f"the SVG could not be drawn ({exc})") from None
 
 
+def checked_size(game, part, face: Face, dpi: float, bleed: bool = False) -> tuple[int, int]:
+    """Return a face's pixel size, refusing an image larger than the max_pixels limit."""
+    w, h = face_size(face, dpi, bleed)
+    limit = limits.current().max_pixels
+    if w * h > limit:
+        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", limits.exceeded(
+            "max_pixels", f"a card image of {part.id} would be {w:,} x {h:,} = {w * h:,} pixels "
+            f"at {dpi:g} dpi", limit), ("components", part.id)))
+    return w, h
+
+
 def face_png(face: Face, width: int, height: int, bleed: bool = False) -> bytes:
     """Render one face to a PNG of exactly width x height pixels."""
     return svg_png(face_svg(face, width, height, bleed))
@@ -81,14 +93,14 @@ def card_images(game, dpi: int = DEFAULT_DPI, bleed: bool = False,
         shared = len(backs) == 1 and all(back is not None for _, _, back in cards)
         with drawing(game, part.id):
             for card, front, back in cards:
-                size = face_size(front, dpi, bleed)
+                size = checked_size(game, part, front, dpi, bleed)
                 files[f"{part.id}/{card.id}.png"] = face_png(front, *size, bleed)
                 if back is not None and not shared:
                     files[f"{part.id}/{card.id}-back.png"] = face_png(back, *size, bleed)
             if shared:
                 back = cards[0][2]
-                files[f"{part.id}/back.png"] = face_png(back, *face_size(back, dpi, bleed),
-                                                        bleed)
+                files[f"{part.id}/back.png"] = face_png(
+                    back, *checked_size(game, part, back, dpi, bleed), bleed)
     if not files:
         raise PrintshopError(Problem(f"data/{game.id}/game.yaml",
                                      "the game has no decks or tokens to draw as images"))
