@@ -226,6 +226,8 @@ MUTATIONS = {
     "pocketciv.map.icons-once": lambda: edit(BRICK, 1, icons=("forest", "forest")),
     "pocketciv.map.volcano-mountain": lambda: edit(replace(BRICK, setup="preset"), 6,
                                                    icons=("mountain", "volcano")),
+    "pocketciv.map.coordinates": lambda: edit(DRAWN, 6, outline=tuple(
+        tuple((x * 1e306, y * 1e306) for x, y in line) for line in DRAWN.regions[7].outline)),
     "pocketciv.map.outline": lambda: edit(DRAWN, 6, outline=DRAWN.regions[7].outline[:2]),
     "pocketciv.map.outline-shared": lambda: edit(DRAWN, 6, outline=(
         ((91.0, 62.0), (106.0, 64.0), (121.0, 61.0)),) + DRAWN.regions[7].outline[1:]),
