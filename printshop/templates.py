@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import operator
-import re
 import signal
 import threading
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from jinja2 import (FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, 
                     TemplateSyntaxError)
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+from . import drawing
 from . import text as textmod
 from .icons import shared_icons
 
@@ -22,8 +22,6 @@ MAX_OUTPUT_CHARS = 4_000_000
 RENDER_SECONDS = 20          # one template render may take at most this long
 MAX_IMAGE_BYTES = 10 * 1024 * 1024
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
-_REFERENCE = re.compile(r"""(?:href\s*=\s*["']\s*([^"']*)["'])|(?:url\(\s*["']?\s*([^)"'\s]*))""",
-                        re.IGNORECASE)
 # Helpers that built-in game modules add for their templates (e.g. drawing a map).
 EXTRA_GLOBALS: dict = {}
 MAX_SEQUENCE = 100_000
@@ -109,17 +107,6 @@ def image_data(base: Path, name: str) -> str:
     return f"data:{kind};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
-def external_reference(svg: str) -> str | None:
-    """Return the first reference in SVG text that points outside it (file, URL), if any."""
-    if "<!DOCTYPE" in svg or "<!ENTITY" in svg:
-        return "<!DOCTYPE>"
-    for match in _REFERENCE.finditer(svg):
-        target = (match.group(1) if match.group(1) is not None else match.group(2)).strip()
-        if target and not target.startswith(("#", "data:")):
-            return target
-    return None
-
-
 @lru_cache(maxsize=1)
 def _bytecode_cache():
     """Return Jinja's per-user compiled-template cache (a private folder it checks)."""
@@ -183,10 +170,9 @@ def render(env: _Environment, name: str, context: dict, what: str) -> str:
     if len(out) > MAX_OUTPUT_CHARS:
         raise TemplateProblem(name, None, what, f"output is {len(out)} characters; at most "
                               f"{MAX_OUTPUT_CHARS} are allowed")
-    outside = external_reference(out)
-    if outside is not None:
-        raise TemplateProblem(name, None, what, f"the drawing refers to '{outside[:80]}' outside "
-                              "itself; printshop loads nothing from files or the network "
-                              "(use image('name.png') for a picture in the template folder)")
+    try:
+        drawing.parse_fragment(out)
+    except drawing.Fault as exc:
+        raise TemplateProblem(name, None, what, str(exc)) from None
     return out
 
