@@ -63,7 +63,7 @@ def test_cairosvg_never_loads_a_file_outside_the_drawing(tmp_path):
     page = Page(100, 100, [f'<image href="file://{secret}" x="0" y="0" width="50" '
                            f'height="50"/>', f'<image href="{secret}" x="50" y="50" width="50" '
                            f'height="50"/>'])
-    with pytest.raises(SVGRenderError, match=f"page 1: the drawing refers to 'file://{secret}"):
+    with pytest.raises(SVGRenderError, match="page 1: the drawing refers to 'file:///"):
         pages_to_pdf([page], "t")
     # The second line of defence: cairosvg itself, handed the page unchecked, loads nothing.
     out = io.BytesIO()
