@@ -27,7 +27,7 @@ PICTURES = re.compile(r"data:image/(png|jpeg|jpg|gif)[;,]", re.IGNORECASE)
 _CSS_COMMENT = re.compile(r"/\*.*?(\*/|$)", re.DOTALL)
 _CSS_ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{1,6})[ \t\r\n\f]?|\r\n|([\s\S]))")
 _URL = re.compile(r"url\s*\(\s*(?:\"([^\"]*)\"?|'([^']*)'?|([^)]*))", re.IGNORECASE)
-_AT_RULE = re.compile(r"@(import|font-face|namespace)", re.IGNORECASE)
+_AT_RULE = re.compile(r"@(?:import|font-face|namespace)[^;{]*", re.IGNORECASE)
 _SPACE = re.compile(r"[\x00-\x20\x7f]+")
 _TRANSFORM = re.compile(r"([A-Za-z]+)\s*\(([^)]*)\)")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -99,8 +99,9 @@ def _unescape(match) -> str:
 def css_references(text: str) -> list[str]:
     """Return every url(...) target in CSS text; an @import counts as one."""
     text = css_text(text)
-    if _AT_RULE.search(text):
-        return ["@" + _AT_RULE.search(text).group(1)]
+    at_rule = _AT_RULE.search(text)
+    if at_rule:
+        return [" ".join(at_rule.group().split())]
     return [next(g for g in m.groups() if g is not None) for m in _URL.finditer(text)]
 
 
