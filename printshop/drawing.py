@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from xml.etree import ElementTree
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -34,6 +35,10 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _ARITY = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3),
           "skewX": (1,), "skewY": (1,)}
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+_LINKS = {"href", "src"}
+_SVG = f"{{{SVG_NS}}}"
+_NS_LENGTH = len(_SVG)
+_STYLE = f"{{{SVG_NS}}}style"
 
 
 class Fault(Exception):
@@ -50,11 +55,21 @@ class Outside(Fault):
                          "a picture in the template folder)")
 
 
-def parse_fragment(svg: str) -> ElementTree.Element:
-    """Parse a template's output (SVG elements without an <svg> wrapper) and check it."""
-    root = _parse(f'<svg xmlns="{SVG_NS}" xmlns:xlink="{XLINK_NS}">{svg}</svg>')
-    check(root)
-    return root
+def check_fragment(svg: str) -> None:
+    """Check a template's output (SVG elements without an <svg> wrapper); raise a Fault."""
+    problem = _fragment_problem(svg)
+    if problem is not None:
+        raise problem
+
+
+@lru_cache(maxsize=256)
+def _fragment_problem(svg: str) -> Fault | None:
+    # Cached: a deck draws the same back, frame or icon for card after card.
+    try:
+        check(_parse(f'<svg xmlns="{SVG_NS}" xmlns:xlink="{XLINK_NS}">{svg}</svg>'))
+    except Fault as exc:
+        return exc
+    return None
 
 
 def parse_page(svg: str) -> ElementTree.Element:
@@ -114,12 +129,11 @@ def references(el) -> list[str]:
     """Return every reference an element makes: hrefs, url(...) paints, CSS, xml:base."""
     out = []
     for name, value in el.attrib.items():
-        key = local(name)
-        if key in ("href", "src") or name == XML_BASE:
+        if name in _LINKS or name[0] == "{" and (name == XML_BASE or local(name) in _LINKS):
             out.append(value if name != XML_BASE else value or "xml:base")
-        elif "(" in value or "\\" in value or "@" in value or key == "style":
+        elif "(" in value or "\\" in value or "@" in value or name == "style":
             out.extend(css_references(value))
-    if local(el.tag) == "style":
+    if el.tag == _STYLE or local(el.tag) == "style":
         out.extend(css_references("".join(el.itertext())))
     return out
 
@@ -135,23 +149,27 @@ def check(root) -> None:
             raise Outside(f"<?{(el.text or '').split(' ')[0]}?>")
         if not isinstance(el.tag, str):
             continue  # a comment
-        tag = local(el.tag)
+        tag = el.tag[_NS_LENGTH:] if el.tag.startswith(_SVG) else local(el.tag)
         if tag in FORBIDDEN:
             raise Fault(f"<{tag}> is not allowed in a drawing")
         if depth > MAX_DEPTH:
             raise Fault(f"the drawing nests elements more than {MAX_DEPTH} deep")
-        found = []
-        for target in references(el):
-            if not _allowed(target):
-                raise Outside(target.strip() or "an empty reference")
-            if target.strip().startswith("#"):
-                found.append(_SPACE.sub("", target)[1:])
-        if found:
-            links[id(el)] = found
-        if "id" in el.attrib:
-            ids.setdefault(el.get("id"), el)
-        matrix = _placed(el, tag, matrix)
-        stack.extend((child, matrix, depth + 1) for child in reversed(el))
+        attrib = el.attrib
+        if attrib or tag == "style":
+            found = []
+            for target in references(el):
+                if not _allowed(target):
+                    raise Outside(target.strip() or "an empty reference")
+                if target.strip().startswith("#"):
+                    found.append(_SPACE.sub("", target)[1:])
+            if found:
+                links[id(el)] = found
+            if "id" in attrib:
+                ids.setdefault(attrib["id"], el)
+            if "transform" in attrib or "viewBox" in attrib:
+                matrix = _placed(el, tag, matrix)
+        if len(el):
+            stack.extend((child, matrix, depth + 1) for child in reversed(el))
     if links:
         _check_reuse(root, ids, links)
 

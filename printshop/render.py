@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from xml.etree import ElementTree
 
 import cairocffi as cairo
@@ -468,11 +469,24 @@ class _Nothing:
     """A cairo context that draws nothing: lets _check read path data and transforms the way
     _draw will, so that nothing draw_page meets halfway down a page is a surprise."""
 
-    def __getattr__(self, name):
-        return lambda *args, **kwargs: None
+    def _skip(self, *args):
+        pass
+
+    move_to = line_to = curve_to = close_path = new_sub_path = arc = arc_negative = _skip
+    save = restore = translate = rotate = scale = transform = _skip
 
 
 _NOTHING = _Nothing()
+
+
+@lru_cache(maxsize=4096)
+def _path_problem(d: str) -> str:
+    """Return why _path cannot read path data, or ''. Cached: icons repeat on every card."""
+    try:
+        _path(_NOTHING, d)
+    except Unsupported as exc:
+        return str(exc)
+    return ""
 
 
 def _check(root) -> None:
@@ -494,7 +508,9 @@ def _check(root) -> None:
         except IndexError:
             raise Unsupported("transform without numbers") from None
         if tag == "path":
-            _path(_NOTHING, el.get("d", ""))
+            problem = _path_problem(el.get("d", ""))
+            if problem:
+                raise Unsupported(problem)
         elif tag == "text":
             if any(_local(child.tag) != "tspan" or len(child) for child in el):
                 raise Unsupported("text content other than a flat tspan")

@@ -171,7 +171,7 @@ def render(env: _Environment, name: str, context: dict, what: str) -> str:
         raise TemplateProblem(name, None, what, f"output is {len(out)} characters; at most "
                               f"{MAX_OUTPUT_CHARS} are allowed")
     try:
-        drawing.parse_fragment(out)
+        drawing.check_fragment(out)
     except drawing.Fault as exc:
         raise TemplateProblem(name, None, what, str(exc)) from None
     return out
