@@ -7,14 +7,20 @@ traceback, and must leave the output as it was.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import warnings
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from conftest import EXAMPLE
 from printshop.cli import main
+from printshop.geometry import PrintOptions
+from printshop.project import Project
+from printshop.watch import Watcher, watched_files
 from printshop.games.pocketciv_maps.atlas import check_map_file
 from printshop.games.pocketciv_maps.model import dump_map, load_map
 
@@ -57,3 +63,79 @@ def test_map_coordinates_scaled_beyond_reason_are_a_located_error(tmp_path):
     result = run("validate", "map", path)
     assert_clean_failure(result)
     assert "[pocketciv.map.coordinates] point 1 of line 1 of region" in result.output
+
+
+# Output folders that take no files -------------------------------------------------------------
+
+def _read_only_folders(tmp_path: Path) -> list[Path]:
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    # /proc takes no new files even from root, for whom a read-only mode means nothing.
+    return [Path("/proc")] + ([folder] if os.geteuid() != 0 else [])
+
+
+def test_a_build_into_a_folder_that_takes_no_files_is_a_located_error(tmp_path):
+    for out in _read_only_folders(tmp_path):
+        before = sorted(p.name for p in out.iterdir())
+        result = run("build", "lantern-fair", "--quiet", "--project", EXAMPLE, "--out", out)
+        assert_clean_failure(result)
+        assert f"{out}: cannot write into the output folder" in result.output
+        assert result.output.rstrip().endswith("1 error, nothing written")
+        assert sorted(p.name for p in out.iterdir()) == before
+
+
+@pytest.mark.parametrize("name", ["x.csv", "self/x.csv"])
+def test_a_deck_list_into_a_folder_that_takes_no_files_is_a_located_error(name, tmp_path):
+    for folder in _read_only_folders(tmp_path):
+        out = folder / name
+        result = run("export", "decklist", "lantern-fair", "--project", EXAMPLE, "--format",
+                     "csv", "--out", out)
+        assert_clean_failure(result)
+        assert f"{out.parent}: cannot write into the output folder" in result.output
+        assert not out.exists()
+
+
+# Watching folders that vanish -----------------------------------------------------------------
+
+def _watcher(root: Path, out: Path, ids=("lantern-fair",)):
+    messages: list[str] = []
+    watcher = Watcher(Project.open(root), tuple(ids), PrintOptions(), out, messages.append,
+                      jobs=1)
+    return watcher, messages
+
+
+def test_a_folder_renamed_while_it_is_scanned_is_skipped(tmp_path, monkeypatch):
+    root = tmp_path / "project"
+    shutil.copytree(EXAMPLE, root)
+    (root / "templates" / "lantern-fair" / "extra").mkdir()
+    (root / "templates" / "lantern-fair" / "extra" / "x.svg.j2").write_text("<g/>")
+    real_scandir = os.scandir
+
+    def scandir(path=".", *args):
+        if Path(path).name == "extra":  # renamed between being listed and being read
+            (root / "templates" / "lantern-fair" / "extra").rename(root / "moved")
+        return real_scandir(path, *args)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    files = watched_files(Project.open(root), ["lantern-fair"])
+    monkeypatch.undo()
+    assert root / "data" / "lantern-fair" / "game.yaml" in files
+    assert not any("extra" in p.parts for p in files)
+
+
+def test_a_game_folder_renamed_while_watched_fails_that_build_and_watching_goes_on(tmp_path):
+    root = tmp_path / "project"
+    shutil.copytree(EXAMPLE, root)
+    out = tmp_path / "out"
+    watcher, messages = _watcher(root, out)
+    assert watcher.start()
+    good = (out / "lantern-fair" / "stalls.pdf").read_bytes()
+    (root / "data" / "lantern-fair").rename(root / "data" / "lantern-fair-old")
+    assert watcher.step() is False
+    assert "the build failed" in messages[-1]
+    assert "no game 'lantern-fair'; games here: lantern-fair-old" in messages[-1]
+    assert watcher.step() is None  # still gone: nothing new to say
+    (root / "data" / "lantern-fair-old").rename(root / "data" / "lantern-fair")
+    assert watcher.step() is True
+    assert (out / "lantern-fair" / "stalls.pdf").read_bytes() == good
