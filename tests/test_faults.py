@@ -19,6 +19,8 @@ from click.testing import CliRunner
 from conftest import EXAMPLE
 from printshop.cli import main
 from printshop.geometry import PrintOptions
+from printshop.impose import tile_plan
+from printshop.models import MAX_OVERLAP
 from printshop.project import Project
 from printshop.watch import Watcher, watched_files
 from printshop.games.pocketciv_maps.atlas import check_map_file
@@ -139,3 +141,20 @@ def test_a_game_folder_renamed_while_watched_fails_that_build_and_watching_goes_
     (root / "data" / "lantern-fair-old").rename(root / "data" / "lantern-fair")
     assert watcher.step() is True
     assert (out / "lantern-fair" / "stalls.pdf").read_bytes() == good
+
+
+def test_print_options_refuse_a_back_offset_that_is_not_a_number():
+    with pytest.raises(ValueError, match="back_offset must be finite"):
+        PrintOptions(back_offset=(float("nan"), 0.0))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_board_the_manifest_allows_is_tiled_whole(paper):
+    # Before overlaps were limited, one past the page window gave a single cropped tile.
+    opts = PrintOptions(paper=paper)
+    for w in (1, 150, 199, 200, 201, 283, 300, 601, 5000):
+        for h in (1, 150, 195, 196, 282, 283, 600, 5000):
+            for overlap in (0, 10, MAX_OVERLAP):
+                *_, tiles = tile_plan(w, h, opts, overlap)
+                assert max(t.x + t.w for t in tiles) >= w - 1e-6, (w, h, overlap)
+                assert max(t.y + t.h for t in tiles) >= h - 1e-6, (w, h, overlap)
