@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -20,6 +21,8 @@ def _offset(value: str) -> tuple[float, float]:
         x, y = (float(v) for v in value.split(","))
     except ValueError:
         raise click.BadParameter("expected X,Y in millimetres, e.g. 1.5,-0.5") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise click.BadParameter(f"expected X,Y in millimetres, e.g. 1.5,-0.5, got {value!r}")
     if abs(x) > 20 or abs(y) > 20:
         raise click.BadParameter("an offset of more than 20 mm is not a printer's drift")
     return x, y

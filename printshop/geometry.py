@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -49,6 +50,10 @@ class PrintOptions:
     flip: Literal["long", "short"] = "long"
     margin: float = 5.0
     low_ink: bool = False
+
+    def __post_init__(self):
+        if not all(math.isfinite(v) for v in self.back_offset):
+            raise ValueError(f"back_offset must be finite millimetres, got {self.back_offset}")
 
     def key(self) -> str:
         """Return a stable text form of the options, for content hashes."""

@@ -10,6 +10,7 @@ from pathlib import Path, PurePosixPath
 from pydantic import BaseModel, ValidationError
 
 from . import guard
+from . import fonts
 from . import icons as icon_sets
 from .errors import PrintshopError, Problem, Problems
 from .geometry import card_size
@@ -19,6 +20,7 @@ from .schema import MAX_COPIES, RESERVED, check_fields
 from .source import Document, load_document
 
 _ID = re.compile(ID_PATTERN)
+_WHOLE = re.compile(r"-?[0-9]{1,12}")  # ASCII digits only: int() would also take '²' or '٣'
 
 
 def _resolve(tp, data):
@@ -98,11 +100,15 @@ _MESSAGES = {
     "literal_error": lambda ctx, got: f"expected {ctx.get('expected')}, got {_short(got)}",
     "too_short": lambda ctx, got: f"expected at least {ctx.get('min_length')} item(s), got "
                                   f"{ctx.get('actual_length')}",
-    "greater_than_equal": lambda ctx, got: f"expected a number of at least {ctx.get('ge')}, "
-                                           f"got {_short(got)}",
-    "less_than_equal": lambda ctx, got: f"expected a number of at most {ctx.get('le')}, got "
-                                        f"{_short(got)}",
+    "greater_than_equal": lambda ctx, got: f"expected a number of at least "
+                                           f"{_bound(ctx.get('ge'))}, got {_short(got)}",
+    "less_than_equal": lambda ctx, got: f"expected a number of at most {_bound(ctx.get('le'))}"
+                                        f", got {_short(got)}",
 }
+
+
+def _bound(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _short(value) -> str:
@@ -138,7 +144,8 @@ def validation_problems(exc: ValidationError, doc: Document, root: type[BaseMode
         seen.add(key)
         problems.append(Problem(doc.file, message, loc, doc.line(loc)))
     # A failed union reports one error per member; keep the most specific per path.
-    return problems
+    return [p for p in problems if not any(len(q.path) > len(p.path) and
+                                           q.path[:len(p.path)] == p.path for q in problems)]
 
 
 def doc_data_at(data, path):
@@ -154,6 +161,10 @@ def doc_data_at(data, path):
 def safe_relative(folder: GameFolder, base: Path, name: str, label_file: str, path: tuple,
                   problems: Problems, line=None) -> Path | None:
     """Resolve a file named in the manifest, refusing anything outside ``base``."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        problems.add(label_file, f"'{_short(name)[1:-1]}' must be a file name: it holds a "
+                     "control character (such as a NUL byte)", path, line)
+        return None
     pure = PurePosixPath(name)
     if pure.is_absolute() or ".." in pure.parts or "\\" in name or ":" in name:
         problems.add(label_file, f"'{name}' must be a file name inside "
@@ -237,7 +248,7 @@ def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Proble
             errors.append((path + ("name",), f"expected a name (text up to 200 characters), "
                            f"got {_short(name)}"))
         copies = raw.get("copies", 1)
-        if isinstance(copies, str) and copies.strip().lstrip("-").isdigit():
+        if isinstance(copies, str) and _WHOLE.fullmatch(copies.strip()):
             copies = int(copies)
         if isinstance(copies, bool) or not isinstance(copies, int) or not \
                 1 <= copies <= MAX_COPIES:
@@ -284,6 +295,17 @@ def folder_outside(folder: GameFolder) -> None:
                                          "project"))
 
 
+def _check_fonts(manifest: Manifest, doc: Document, problems: Problems) -> None:
+    """Report a style font that printshop does not ship (templates would fail on it later)."""
+    known = list(fonts.ALIASES) + list(fonts.FAMILIES)
+    for key in ("title_font", "body_font"):
+        name = getattr(manifest.style, key)
+        if name not in known:
+            path = ("style", key)
+            problems.add(doc.file, f"unknown font {_short(name)}; printshop ships only "
+                         f"{', '.join(known)}", path, doc.line(path))
+
+
 def load_game(folder: GameFolder) -> Game:
     """Load and schema-check one game; raise a PrintshopError listing every problem."""
     problems = Problems()
@@ -298,6 +320,7 @@ def load_game(folder: GameFolder) -> Game:
     except ValidationError as exc:
         raise PrintshopError(validation_problems(exc, doc, Manifest)) from None
     _check_enums(manifest, doc, problems)
+    _check_fonts(manifest, doc, problems)
     for i, rule in enumerate(manifest.rules):
         if isinstance(rule, CheckSpec) and rule.component and rule.component not in \
                 [c.id for c in manifest.components]:

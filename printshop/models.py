@@ -10,6 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=64)]
 Mm = Annotated[float, Field(ge=0, le=5000)]
+# A side of a card, board or page: zero would leave nothing to draw and divide by nothing.
+Side = Annotated[float, Field(ge=1, le=5000)]
+MAX_OVERLAP = 50.0  # tiles must overlap by less than the smallest page window (195 mm)
 
 
 class Strict(BaseModel):
@@ -60,7 +63,7 @@ class DeckComponent(ComponentBase):
     data: str
     front: str
     back: str | None = None
-    size: str | tuple[Mm, Mm] = "poker"
+    size: str | tuple[Side, Side] = "poker"
     shape: Literal["rect", "circle"] = "rect"
     corner_radius: Mm = 0
     bleed: Mm | None = None
@@ -84,9 +87,9 @@ class BoardComponent(ComponentBase):
 
     kind: Literal["board"]
     template: str
-    size: tuple[Mm, Mm]
+    size: tuple[Side, Side]
     data: str | None = None
-    overlap: Mm = 10
+    overlap: float = Field(10, ge=0, le=MAX_OVERLAP)
 
 
 class BookletComponent(ComponentBase):
@@ -96,7 +99,7 @@ class BookletComponent(ComponentBase):
     template: str
     cover: str | None = None
     data: str
-    page_size: str | tuple[Mm, Mm] = "a5"
+    page_size: str | tuple[Side, Side] = "a5"
 
 
 Component = Annotated[Union[DeckComponent, SheetComponent, BoardComponent, BookletComponent],

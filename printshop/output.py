@@ -65,7 +65,11 @@ def write_files(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
         raise PrintshopError(Problem(str(out_dir), f"cannot create the output folder: "
                                      f"{exc.strerror}")) from None
     _remove_abandoned(out_dir)
-    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-", dir=out_dir))
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-", dir=out_dir))
+    except OSError as exc:  # a read-only folder, or one such as /proc that holds no files
+        raise PrintshopError(Problem(str(out_dir), f"cannot write into the output folder: "
+                                     f"{exc.strerror}")) from None
     written: list[Path] = []
     replaced = 0
     try:

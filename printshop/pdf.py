@@ -18,7 +18,7 @@ use_shipped_fonts()
 
 import cairocffi as cairo  # noqa: E402  (fontconfig must be pointed at our fonts first)
 
-from . import render  # noqa: E402
+from . import drawing, render  # noqa: E402
 
 
 class SVGRenderError(Exception):
@@ -63,10 +63,16 @@ def render_pdf(pages: Iterable[Page], out: BinaryIO, title: str, total: int) -> 
     try:
         for number, page in enumerate(pages, start=1):
             svg = page_svg(page, number, total)
-            root = render.parse(svg)
-            if root is not None:
+            try:
+                root = drawing.parse_page(svg)
+            except drawing.Fault as exc:
+                raise SVGRenderError(f"page {number}: {exc}") from None
+            if render.drawable(root):
                 surface.set_size(page.width * PT_PER_MM, page.height * PT_PER_MM)
-                render.draw_page(cairo.Context(surface), root, page.width, page.height)
+                try:
+                    render.draw_page(cairo.Context(surface), root, page.width, page.height)
+                except render.DrawError as exc:
+                    raise SVGRenderError(f"page {number}: {exc}") from None
             else:
                 draw_with_cairosvg(svg, number, surface)
             surface.show_page()
@@ -88,6 +94,15 @@ def draw_with_cairosvg(svg: str, number: int, target) -> None:
     surface_class.target = target
     try:
         surface_class(tree, None, 96)
+    except cairo.CairoError as exc:
+        raise SVGRenderError(f"page {number}: cairo could not draw it "
+                             f"({render.cairo_reason(exc)})") from None
+    except RecursionError:
+        raise SVGRenderError(f"page {number}: it nests elements too deeply to draw") from None
+    except (ValueError, TypeError, IndexError, KeyError, ZeroDivisionError, OverflowError,
+            AttributeError) as exc:  # cairosvg's own errors on SVG it cannot follow
+        raise SVGRenderError(f"page {number}: cairosvg could not draw it "
+                             f"({type(exc).__name__}: {exc})") from None
     finally:
         surface_class.target = None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from xml.etree import ElementTree
 
 import cairocffi as cairo
@@ -37,6 +38,10 @@ _JOINS = {"miter": cairo.LINE_JOIN_MITER, "round": cairo.LINE_JOIN_ROUND,
 
 class Unsupported(Exception):
     """The SVG uses something this renderer leaves to cairosvg."""
+
+
+class DrawError(Exception):
+    """A page that passed every check but could not be drawn: never skipped in silence."""
 
 
 def colour(value: str | None) -> tuple[float, float, float] | None:
@@ -364,14 +369,15 @@ def _show(ctx, text: str, x: float, y: float, style: dict, opacity: float) -> fl
 
 
 def _text(ctx, el, style: dict, opacity: float) -> None:
-    if el.get("class") == RUN_CLASS:
-        # Laid out by printshop: each run carries its own x, y, family and weight.
-        for run in el:
-            if run.text:
-                _show(ctx, run.text, float(run.get("x")), float(run.get("y")),
-                      _style(run, style), opacity)
-        return
     x, y = _num(el.get("x")), _num(el.get("y"))
+    if el.get("class") == RUN_CLASS:
+        # Laid out by printshop: each run carries its own x, y, family and weight (a forged
+        # run without them goes on from the last one, as SVG would place it).
+        for run in el:
+            x, y = _num(run.get("x"), x), _num(run.get("y"), y)
+            if run.text:
+                x = _show(ctx, run.text, x, y, _style(run, style), opacity)
+        return
     if el.text and el.text.strip():
         x = _show(ctx, " ".join(el.text.split()), x, y, style, opacity)
     for child in el:
@@ -393,10 +399,12 @@ def _local(tag) -> str:
     return tag[len(SVG):] if tag.startswith(SVG) else tag
 
 
-def _viewport(ctx, el) -> None:
-    """Set up a nested <svg>: its position, viewBox scaling and clip."""
+def _viewport(ctx, el) -> bool:
+    """Set up a nested <svg>: its position, viewBox scaling and clip; False if it is empty."""
     x, y = _num(el.get("x")), _num(el.get("y"))
     w, h = _num(el.get("width")), _num(el.get("height"))
+    if w <= 0 or h <= 0:
+        return False  # SVG draws nothing in a viewport without area
     ctx.translate(x, y)
     if el.get("overflow", "hidden") != "visible":
         ctx.rectangle(0, 0, w, h)
@@ -411,6 +419,7 @@ def _viewport(ctx, el) -> None:
             sx = sy = s
         ctx.scale(sx, sy)
         ctx.translate(-box[0], -box[1])
+    return True
 
 
 def _draw(ctx, el, inherited: dict) -> None:
@@ -429,10 +438,9 @@ def _draw(ctx, el, inherited: dict) -> None:
     if group:
         ctx.push_group()
     if tag in CONTAINERS:
-        if tag == "svg":
-            _viewport(ctx, el)
-        for child in el:
-            _draw(ctx, child, style)
+        if tag != "svg" or _viewport(ctx, el):
+            for child in el:
+                _draw(ctx, child, style)
     elif tag == "text":
         _text(ctx, el, style, 1.0 if group else opacity)
     elif tag != "tspan":
@@ -453,6 +461,34 @@ _LENGTHS = {"x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1"
             "stroke-dashoffset", "stroke-miterlimit"}
 
 
+_STYLE_NUMBERS = ("stroke-width", "font-size", "fill-opacity", "stroke-opacity",
+                  "stroke-dashoffset", "stroke-miterlimit")
+
+
+class _Nothing:
+    """A cairo context that draws nothing: lets _check read path data and transforms the way
+    _draw will, so that nothing draw_page meets halfway down a page is a surprise."""
+
+    def _skip(self, *args):
+        pass
+
+    move_to = line_to = curve_to = close_path = new_sub_path = arc = arc_negative = _skip
+    save = restore = translate = rotate = scale = transform = _skip
+
+
+_NOTHING = _Nothing()
+
+
+@lru_cache(maxsize=4096)
+def _path_problem(d: str) -> str:
+    """Return why _path cannot read path data, or ''. Cached: icons repeat on every card."""
+    try:
+        _path(_NOTHING, d)
+    except Unsupported as exc:
+        return str(exc)
+    return ""
+
+
 def _check(root) -> None:
     """Refuse, before anything is drawn, a page with anything draw_page cannot draw."""
     for el in root.iter():
@@ -460,7 +496,26 @@ def _check(root) -> None:
         if tag not in SUPPORTED:
             raise Unsupported(f"<{tag}>")
         if el is not root:
-            _style(el, {})
+            style = _style(el, {})
+            for name in ("fill", "stroke"):
+                if name in style:
+                    colour(style[name])
+            for name in _STYLE_NUMBERS:
+                if name in style:
+                    _num(style[name])
+        try:
+            _transform(_NOTHING, el.get("transform"))
+        except IndexError:
+            raise Unsupported("transform without numbers") from None
+        if tag == "path":
+            problem = _path_problem(el.get("d", ""))
+            if problem:
+                raise Unsupported(problem)
+        elif tag == "text":
+            if any(_local(child.tag) != "tspan" or len(child) for child in el):
+                raise Unsupported("text content other than a flat tspan")
+            if el.get("class") == RUN_CLASS and any((c.tail or "").strip() for c in el):
+                raise Unsupported("text between runs")
         for name, value in el.attrib.items():
             if "url(" in value or name.endswith("}href") or name == "href":
                 raise Unsupported("reference")
@@ -472,18 +527,36 @@ def _check(root) -> None:
                 _num(value)
 
 
+def cairo_reason(exc: Exception) -> str:
+    """Return cairo's own words for an error, without the status code around them."""
+    found = re.search(r"b'([^']*)'", str(exc))
+    return found.group(1) if found else str(exc)
+
+
+def drawable(root) -> bool:
+    """Return whether every part of a parsed page can be drawn here (else cairosvg draws it)."""
+    try:
+        _check(root)
+    except Unsupported:
+        return False
+    return True
+
+
 def parse(svg: str):
     """Parse a page and return its root if every part of it can be drawn here, else None."""
     try:
         root = ElementTree.fromstring(svg)
-        _check(root)
-    except (ElementTree.ParseError, Unsupported):
+    except ElementTree.ParseError:
         return None
-    return root
+    return root if drawable(root) else None
 
 
 def draw_page(ctx, root, width: float, height: float) -> bool:
-    """Draw a parsed page (user units = mm) scaled to points; False if it needs cairosvg."""
+    """Draw a page that drawable() accepted (user units = mm), scaled to points.
+
+    _check has read everything this reads, so a failure here is a real one (cairo refusing a
+    matrix, say): it is raised as a DrawError, never swallowed with half a page drawn.
+    """
     ctx.save()
     ctx.scale(72 / 25.4, 72 / 25.4)
     try:
@@ -495,8 +568,11 @@ def draw_page(ctx, root, width: float, height: float) -> bool:
         ctx.clip()
         for child in root:
             _draw(ctx, child, {})
-    except (Unsupported, ValueError, IndexError):
-        ctx.restore()
-        return False
+    except cairo.CairoError as exc:
+        raise DrawError(f"cairo could not draw it ({cairo_reason(exc)})") from None
+    except RecursionError:
+        raise DrawError("it nests elements too deeply to draw") from None
+    except (Unsupported, ValueError, IndexError, TypeError) as exc:
+        raise DrawError(f"it could not be drawn ({exc})") from None
     ctx.restore()
     return True

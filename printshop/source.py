@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,8 @@ import yaml
 from . import limits
 from .errors import PrintshopError, Problem
 from .guard import read_project_file
+
+_MAX_DIGITS = sys.get_int_max_str_digits()
 
 
 @dataclass
@@ -61,7 +64,12 @@ def _yaml_to_python(node, path, lines, constructor, file):
     if isinstance(node, yaml.SequenceNode):
         return [_yaml_to_python(child, path + (i,), lines, constructor, file)
                 for i, child in enumerate(node.value)]
-    value = constructor.construct_object(node)
+    try:
+        value = constructor.construct_object(node)
+    except ValueError:  # Python refuses to read integers of more than 4300 digits
+        raise PrintshopError(Problem(file, f"expected a number of at most {_MAX_DIGITS} digits, "
+                                     f"got one of {len(node.value)} characters", path,
+                                     node.start_mark.line + 1)) from None
     if isinstance(value, float) and not math.isfinite(value):
         raise PrintshopError(Problem(file, f"expected a finite number, got {node.value!r}", path,
                                      node.start_mark.line + 1))
@@ -131,6 +139,9 @@ def parse_toml(text: str, file: str) -> Document:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PrintshopError(Problem(file, f"not valid TOML: {exc}")) from None
+    except ValueError:  # an integer longer than Python will read
+        raise PrintshopError(Problem(file, f"not valid TOML: a number has more than "
+                                     f"{_MAX_DIGITS} digits")) from None
     return Document(file, _plain(data, file, ()), {(): 1})
 
 

@@ -22,6 +22,7 @@ from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from . import limits
+from . import drawing
 from . import text as textmod
 from .errors import PrintshopError
 from .guard import read_project_file
@@ -29,8 +30,6 @@ from .icons import shared_icons
 
 MAX_OUTPUT_CHARS = 4_000_000
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
-_REFERENCE = re.compile(r"""(?:href\s*=\s*["']\s*([^"']*)["'])|(?:url\(\s*["']?\s*([^)"'\s]*))""",
-                        re.IGNORECASE)
 # Helpers that built-in game modules add for their templates (e.g. drawing a map).
 EXTRA_GLOBALS: dict = {}
 
@@ -361,17 +360,6 @@ def picture_size(raw: bytes) -> tuple[int, int] | None:
     return None
 
 
-def external_reference(svg: str) -> str | None:
-    """Return the first reference in SVG text that points outside it (file, URL), if any."""
-    if "<!DOCTYPE" in svg or "<!ENTITY" in svg:
-        return "<!DOCTYPE>"
-    for match in _REFERENCE.finditer(svg):
-        target = (match.group(1) if match.group(1) is not None else match.group(2)).strip()
-        if target and not target.startswith(("#", "data:")):
-            return target
-    return None
-
-
 @lru_cache(maxsize=1)
 def _bytecode_cache():
     """Return Jinja's per-user compiled-template cache (a private folder it checks)."""
@@ -476,10 +464,9 @@ def render(env: _Environment, name: str, context: dict, what: str) -> str:
         if isinstance(exc, RecursionError):
             message = "templates nested too deeply (recursion)"
         raise TemplateProblem(tname or name, line, what, message) from None
-    outside = external_reference(out)
-    if outside is not None:
-        raise TemplateProblem(name, None, what, f"the drawing refers to '{outside[:80]}' outside "
-                              "itself; printshop loads nothing from files or the network "
-                              "(use image('name.png') for a picture in the template folder)")
+    try:
+        drawing.check_fragment(out)
+    except drawing.Fault as exc:
+        raise TemplateProblem(name, None, what, str(exc)) from None
     return out
 

@@ -8,6 +8,7 @@ did not change, and it is atomic, so a failed rebuild leaves the last good outpu
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -29,12 +30,18 @@ def watched_files(project: Project, ids) -> dict[Path, set[str]]:
     folders = project.select(list(ids))
     for folder in folders:
         for root in (folder.data_dir, folder.template_dir):
-            for path in sorted(root.rglob("*")) if root.is_dir() else []:
-                if path.is_file() and path.suffix in WATCHED_SUFFIXES:
+            for path in _files_under(root):
+                if path.suffix in WATCHED_SUFFIXES and path.is_file():
                     files.setdefault(path, set()).add(folder.id)
     for path in sorted(SHARED_TEMPLATES.rglob("*.j2")):
         files.setdefault(path, set()).update(f.id for f in folders)
     return files
+
+
+def _files_under(root: Path) -> list[Path]:
+    """Return the files below a folder, sorted; a folder that vanishes or is renamed while it
+    is read simply holds nothing (os.walk skips what it cannot list, where rglob raises)."""
+    return sorted(Path(folder) / name for folder, _, names in os.walk(root) for name in names)
 
 
 RACY_SECONDS = 2.0  # a file this fresh is re-read even if its stamp looks unchanged
@@ -102,7 +109,12 @@ class Watcher:
         """Rebuild what changed since the last step: True built, False failed, None idle."""
         before = self.snapshot
         old_files = dict(self.files)
-        self.snapshot = self.look()
+        try:
+            self.snapshot = self.look()
+        except (PrintshopError, OSError):
+            # A game's folder vanished or was renamed: its files count as removed, and the
+            # rebuild below says what is missing; watching goes on until it is back.
+            self.files, self.snapshot = {}, {}
         paths = changed(before, self.snapshot)
         if not paths:
             return None

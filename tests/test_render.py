@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import subprocess
 
 import cairocffi as cairo
 import pytest
@@ -13,7 +14,9 @@ from printshop.components import RENDERERS
 from printshop.geometry import PrintOptions
 from printshop.impose import Page, page_svg
 from printshop.loader import load_game
+from printshop.pdf import pages_to_pdf
 from printshop.project import Project
+from printshop.text import RUN_CLASS
 
 DPI = 40
 
@@ -93,3 +96,44 @@ def test_arcs_and_curves_match_cairosvg():
            'font-family="DejaVu Sans Condensed">Hé ♠</text></svg>')
     fast, reference = fast_png(svg, page), cairosvg_png(svg, page)
     assert max(ImageStat.Stat(difference(fast, reference)).mean) < 2.0
+
+
+HEAD = '<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewBox="0 0 60 40">'
+
+
+def test_a_page_that_fails_halfway_is_an_error_not_half_a_page():
+    svg = (HEAD + '<rect width="10" height="10" fill="#00f"/><g transform="scale(0)"><rect '
+           'width="5" height="5"/></g><rect x="30" width="10" height="10" fill="#f00"/></svg>')
+    root = render.parse(svg)
+    assert root is not None
+    ctx = cairo.Context(cairo.ImageSurface(cairo.FORMAT_RGB24, 60, 40))
+    with pytest.raises(render.DrawError, match=r"cairo could not draw it \(invalid matrix"):
+        render.draw_page(ctx, root, 60, 40)
+
+
+def pixels_of_pdf(pdf: bytes, tmp_path) -> Image.Image:
+    (tmp_path / "p.pdf").write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-png", "-r", "40", "-singlefile", str(tmp_path / "p.pdf"),
+                    str(tmp_path / "p")], check=True)
+    return Image.open(tmp_path / "p.png").convert("RGB")
+
+
+def test_what_the_fast_renderer_cannot_read_goes_whole_to_cairosvg(tmp_path):
+    # The path data is cut short: the fast renderer used to stop there, leaving the rest of
+    # the page blank; now it reads everything first and hands such a page to cairosvg.
+    svg_parts = ['<path d="M 1 1 L 5" stroke="#000"/>',
+                 '<rect x="30" y="10" width="20" height="20" fill="#f00"/>']
+    pdf = pages_to_pdf([Page(60, 40, svg_parts)], "t")
+    red = pixels_of_pdf(pdf, tmp_path).getpixel((round(40 / 25.4 * 40), round(20 / 25.4 * 40)))
+    assert red[0] > 200 and red[1] < 60 and red[2] < 60
+
+
+def test_a_text_run_without_a_position_goes_on_from_the_last_run():
+    svg = (HEAD + f'<text class="{RUN_CLASS}" font-family="DejaVu Sans Condensed" '
+           'font-size="6" fill="#000"><tspan x="2" y="20">Hello</tspan><tspan>World</tspan>'
+           '</text></svg>')
+    page = Page(60, 40)
+    fast, reference = fast_png(svg, page), cairosvg_png(svg, page)
+    assert max(ImageStat.Stat(difference(fast, reference)).mean) < 2.0
+    right = fast.convert("L").point(lambda v: 255 if v < 128 else 0).getbbox()[2]
+    assert right > 24 / 25.4 * DPI  # "World" follows "Hello" (which ends about 17 mm in)

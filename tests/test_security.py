@@ -3,6 +3,7 @@ is read, output is atomic and builds can run side by side."""
 
 from __future__ import annotations
 
+import io
 import shutil
 import signal
 import subprocess
@@ -10,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import cairocffi as cairo
 import pytest
 from click.testing import CliRunner
 from PIL import Image
@@ -18,8 +20,8 @@ from pypdf import PdfReader
 from conftest import EXAMPLE
 from printshop import limits, templates
 from printshop.cli import main
-from printshop.impose import Page
-from printshop.pdf import pages_to_pdf
+from printshop.impose import Page, page_svg
+from printshop.pdf import SVGRenderError, draw_with_cairosvg, pages_to_pdf
 
 HOSTILE_TEXT = ['<b>bold?</b> & "quotes" \'apos\' ]]>', '<svg onload="alert(1)"><script/></svg>',
                 "{{ 7 * 7 }} {% for x in y %}", "עברית Hebrew", "dice 🎲 fox 🦊",
@@ -61,8 +63,14 @@ def test_cairosvg_never_loads_a_file_outside_the_drawing(tmp_path):
     page = Page(100, 100, [f'<image href="file://{secret}" x="0" y="0" width="50" '
                            f'height="50"/>', f'<image href="{secret}" x="50" y="50" width="50" '
                            f'height="50"/>'])
-    pdf = pages_to_pdf([page], "t")
-    assert b"/Image" not in pdf and b"/XObject" not in pdf
+    with pytest.raises(SVGRenderError, match="page 1: the drawing refers to 'file:///"):
+        pages_to_pdf([page], "t")
+    # The second line of defence: cairosvg itself, handed the page unchecked, loads nothing.
+    out = io.BytesIO()
+    surface = cairo.PDFSurface(out, 100, 100)
+    draw_with_cairosvg(page_svg(page, 1, 1), 1, surface)
+    surface.finish()
+    assert b"/Image" not in out.getvalue() and b"/XObject" not in out.getvalue()
 
 
 def test_image_helper_embeds_a_picture_from_the_template_folder(tmp_path):

@@ -441,8 +441,26 @@ def _shapes(regions: list[Region]):
     return shapely.polygons(shapely.linearrings(coords, indices=index))
 
 
+MAX_COORDINATE = 1e6  # far beyond any printed map, far below where float geometry breaks down
+
+
+@map_rule("pocketciv.map.coordinates", f"every outline point lies within "
+          f"±{MAX_COORDINATE:g} of the origin")
+def _coordinates(s: Survey):
+    """Check that outline points are ordinary numbers (huge ones overflow the geometry)."""
+    for r in s.world.regions:
+        for k, line in enumerate(r.outline or ()):
+            bad = next((j for j, p in enumerate(line)
+                        if not all(abs(v) <= MAX_COORDINATE for v in p)), None)
+            if bad is not None:
+                yield flaw(f"point {bad + 1} of line {k + 1} of {s.name(r.id)}'s outline is "
+                           f"{list(line[bad])}; expected coordinates from -{MAX_COORDINATE:g} "
+                           f"to {MAX_COORDINATE:g}", r.at + ("outline", k, bad), (r.number,))
+                break
+
+
 @map_rule("pocketciv.map.outline", "each outline is one line per border, joined into a "
-          "simple ring", needs=("pocketciv.map.border-names",))
+          "simple ring", needs=("pocketciv.map.border-names", "pocketciv.map.coordinates"))
 def _outline(s: Survey):
     """Check each outline's shape: one line per border, joined, simple."""
     drawn = [r for r in s.world.regions if r.outline is not None]
