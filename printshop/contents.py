@@ -26,9 +26,7 @@ def contents_rows(bom: Bom, width: float = 180.0) -> list[dict]:
     rows = []
     for r in bom.run.runs:
         span = f"{r.first}–{r.last}" if r.last > r.first else f"{r.first}"
-        head = f"{r.title} · {r.sheets} sheet{'s' if r.sheets != 1 else ''}"
-        if r.copies > 1:
-            head += f" · print {r.copies} copies, one per player"
+        head = f"{r.instruction()} · {r.sheets} sheet{'s' if r.sheets != 1 else ''}"
         lines = list(r.advice)
         for piece in r.pieces:
             p = printed.get(piece.component)

@@ -267,7 +267,9 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> 
             mode, backs = card_mode(part, c.items, opts)
             front = c.items[0].front
             marks = "cut" if part.kind == "tokens" else "crop"
-            key = (mode, stock.key, front.w, front.h, front.bleed, front.shape, marks, backs)
+            # Tokens cut on their own outlines, so round and square ones share sheets.
+            shape = front.shape if marks == "crop" else "any"
+            key = (mode, stock.key, front.w, front.h, front.bleed, shape, marks, backs)
             if key not in gangs:
                 gangs[key] = []
                 run_for(mode, stock.key, 1).sources.append(Source(gang=key))

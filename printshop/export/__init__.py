@@ -12,6 +12,7 @@ from ..errors import PrintshopError, Problem
 from ..gather import drawing, load_one
 from ..impose import Face
 from ..models import Card, Game, Part
+from ..project import did_you_mean
 
 DECK_KINDS = ("deck", "tokens")
 
@@ -27,8 +28,9 @@ def deck_parts(game: Game, deck: str | None = None) -> list[Part]:
     chosen = [p for p in parts if p.id == deck]
     if not chosen:
         names = ", ".join(p.id for p in parts) or "none"
-        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", f"no deck '{deck}'; decks "
-                                     f"here: {names}"))
+        hint = did_you_mean(deck, [p.id for p in parts])
+        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", f"no deck '{deck}'{hint}; "
+                                     f"decks here: {names}"))
     return chosen
 
 
