@@ -208,6 +208,8 @@ def card_mode(part: Part, items: list[Item], opts: PrintOptions) -> tuple[str, b
 def _page_mode(c: ComponentPDF, part: Part, opts: PrintOptions) -> str:
     if part.kind == "booklet":
         return "duplex-short"
+    if part.kind in ("deck", "tokens") and "back" in c.sides and opts.backs == "duplex":
+        return "mounted" if part.spec.mount else f"duplex-{opts.flip}"  # one card a page
     if c.duplex and part.kind != "tokens" and opts.layout == "sheet":
         return "duplex-long" if part.kind == "sheet" else f"duplex-{opts.flip}"
     if c.duplex and part.spec.mount:
