@@ -33,6 +33,8 @@ def contents_rows(bom: Bom, width: float = 180.0) -> list[dict]:
             where = f"p. {piece.first}" if piece.first == piece.last else \
                 f"pp. {piece.first}–{piece.last}"
             notes = [cut.get(p.name, "") if p else "", p.advice if p else ""]
+            if piece.assembly:
+                notes = ["how the tiles join; one copy is enough"]
             detail = ". ".join(n.rstrip(".") for n in notes if n)
             lines.append(f"**{piece.name}** ({where})" + (f": {detail}." if detail else ""))
         height = 6 + sum(_lines(t, width * 0.8) for t in lines) * LINE

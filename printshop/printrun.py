@@ -13,7 +13,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from .geometry import PrintOptions, card_size
+from .geometry import PrintOptions
 from .impose import Item, Page, impose_sheets
 from .models import Game, Part
 
@@ -102,7 +102,7 @@ class Piece:
     name: str
     first: int = 0   # pages of the print-and-play file, counted from 1
     last: int = 0
-    detail: str = ""
+    assembly: bool = False   # a board's assembly diagram: read while joining, not cut out
 
 
 @dataclass
@@ -115,6 +115,7 @@ class Source:
     blank: bool = False
     gang: tuple | None = None        # cards of several decks sharing sheets, before imposing
     name: str = ""
+    assembly: bool = False
 
     @property
     def count(self) -> int:
@@ -288,7 +289,8 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> 
                 run.sources.append(Source(blank=True))
         if extra:
             run_for("single", ASSEMBLY_STOCK, 1).sources.append(
-                Source(c.component, extra, name=f"{part.spec.name}: assembly diagram"))
+                Source(c.component, extra, name=f"{part.spec.name}: assembly diagram",
+                       assembly=True))
 
     for run in runs.values():
         at = 0
@@ -299,7 +301,7 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> 
                 run.pieces += [Piece(p.id, p.spec.name, at + a, at + b) for p, a, b in spans]
             elif source.component:
                 run.pieces.append(Piece(source.component, source.name, at,
-                                        at + source.count - 1))
+                                        at + source.count - 1, source.assembly))
             at += source.count
 
     ordered = sorted(runs.values(), key=lambda r: MODES[r.mode].rank)
@@ -331,10 +333,3 @@ def sheets_alone(game: Game, components: list[ComponentPDF], opts: PrintOptions)
     included: what sharing sheets saves is the difference from the print run's."""
     return sum(plan_run(game, [c], opts).total_sheets for c in components)
 
-
-def card_size_text(part: Part) -> str:
-    """Return a component's card size for people: '63 x 88 mm' or '25 mm round'."""
-    w, h = card_size(part.spec.size)
-    if part.spec.shape == "circle":
-        return f"{w:g} mm round"
-    return f"{w:g} x {h:g} mm"

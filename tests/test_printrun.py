@@ -221,7 +221,8 @@ def test_assembly_diagrams_are_not_board_stock(boms):
                                                  "assembly" not in p.name for p in r.pieces))
     assert board.stock == "120-160 gsm paper" and board.pages == 6   # the six tiles
     paper = next(r for r in bom.run.runs if r.stock == "plain paper")
-    assert any("assembly diagram" in p.name for p in paper.pieces)
+    diagram = next(p for p in paper.pieces if "assembly diagram" in p.name)
+    assert diagram.assembly and paper.copies == 1
 
 
 def test_tokens_alike_on_both_sides_print_single_sided(boms):
