@@ -1,7 +1,7 @@
 """The bill of materials: what to print and on what, what to cut, and what else to get.
 
 One model feeds both the `printshop bom` text and the contents page of every
-print-and-play PDF.
+print-and-play PDF; the paper comes from the print run (printrun.py).
 """
 
 from __future__ import annotations
@@ -11,21 +11,13 @@ from dataclasses import dataclass, field
 
 from .geometry import PrintOptions, card_size
 from .models import Game, Part
+from .printrun import ComponentPDF, PrintRun, copies_of, plan_run, sheets_alone, stock_of
 from .project import Project
-
-# What a component prints on when its manifest names no stock.
-DEFAULT_STOCK = {
-    "deck": "card, 250-300 gsm",
-    "tokens": "heavy card, 300 gsm or more",
-    "sheet": "plain paper",
-    "board": "card, or paper glued to board",
-    "booklet": "plain paper",
-}
 
 
 @dataclass(frozen=True)
 class Printed:
-    """One file to print: its pages, the sheets they take, how and on what."""
+    """One component's own file: its pages, the sheets they take, how and on what."""
 
     component: str
     name: str
@@ -36,8 +28,9 @@ class Printed:
     duplex: bool
     note: str
     stock: str
-    paper: str
+    advice: str
     cut: str
+    copies: int = 1
 
 
 @dataclass(frozen=True)
@@ -51,23 +44,24 @@ class Bom:
     flip: str
     layout: str
     printed: list[Printed]
+    run: PrintRun
     cut: list[tuple[str, str]] = field(default_factory=list)
     get: list[str] = field(default_factory=list)
+    sheets_alone: int = 0   # the sheets with every component on sheets of its own
 
     @property
     def pages(self) -> int:
-        return sum(p.pages for p in self.printed)
+        return self.run.pages
 
     @property
     def sheets(self) -> int:
-        return sum(p.sheets for p in self.printed)
+        """Return the sheets of paper and card the print-and-play file takes."""
+        return self.run.total_sheets
+
 
     def stock(self) -> list[tuple[str, int]]:
-        """Return (paper or card, sheets) in the order the components first use them."""
-        totals: dict[str, int] = {}
-        for p in self.printed:
-            totals[p.paper] = totals.get(p.paper, 0) + p.sheets
-        return list(totals.items())
+        """Return (paper or card, sheets) in the order the print run uses them."""
+        return self.run.sheets()
 
 
 def _plural(n: int, word: str) -> str:
@@ -81,7 +75,14 @@ def _size(part: Part) -> str:
     return f"{w:g} x {h:g} mm"
 
 
-def cut_step(part: Part, pages: int, opts: PrintOptions) -> str:
+def _tiles(pages: int, sides: tuple[str, ...]) -> int:
+    """Return a board's tiles: its pages without the assembly diagram."""
+    if sides:
+        return sum(1 for s in sides if s != "assembly")
+    return pages - 1 if pages > 1 else 1
+
+
+def cut_step(part: Part, pages: int, opts: PrintOptions, sides: tuple[str, ...] = ()) -> str:
     """Return how to cut a component out of its printed pages ('' when nothing to cut)."""
     kind = part.kind
     if kind == "deck":
@@ -97,7 +98,7 @@ def cut_step(part: Part, pages: int, opts: PrintOptions) -> str:
         step = f"{_plural(part.card_count(), 'token')}, {_size(part)}: cut along the outlines"
     elif kind == "board":
         w, h = part.spec.size
-        tiles = pages - 1 if pages > 1 else 1
+        tiles = _tiles(pages, sides)
         step = (f"{w:g} x {h:g} mm board in {tiles} tiles: trim each tile on its dashed edge "
                 "and join them as the assembly page shows" if tiles > 1 else
                 f"{w:g} x {h:g} mm board: trim to its edge")
@@ -143,27 +144,34 @@ def tools(game: Game, printed: list[Printed], opts: PrintOptions) -> list[str]:
     return ["Tools: " + ", ".join(found)] if found else []
 
 
-def bill_of_materials(game: Game, components, opts: PrintOptions) -> Bom:
-    """Return the bill of materials from a game and its rendered components.
-
-    ``components`` are the build's ComponentPDFs (or anything with component, name, kind,
-    pages, duplex, note, stock and cut), in the game's order.
-    """
+def bill_of_materials(game: Game, components: list[ComponentPDF], opts: PrintOptions,
+                      run: PrintRun | None = None) -> Bom:
+    """Return the bill of materials from a game, its rendered components and its print run."""
+    run = run or plan_run(game, components, opts)
     printed = []
     for c in components:
-        sheets = math.ceil(c.pages / 2) if c.duplex else c.pages
-        # A stock note reads "300 gsm card; sleeve each card": the paper is what precedes ';'.
-        paper = c.stock.split(";")[0].strip() or DEFAULT_STOCK.get(c.kind, "plain paper")
+        part = game.part(c.component)
+        pages = c.pages
+        if c.kind == "board":
+            pages = _tiles(c.pages, c.sides)  # the assembly diagram is read, not cut out
+        sheets = math.ceil(pages / 2) if c.duplex else pages
+        stock = stock_of(part)
+        advice = "; ".join(a for a in (stock.advice, f"glue onto {stock.mount}"
+                                       if stock.mount else "") if a)
         printed.append(Printed(c.component, c.name, c.kind, f"{c.component}.pdf", c.pages,
-                               sheets, c.duplex, c.note, c.stock, paper, c.cut))
+                               sheets, c.duplex, c.note, stock.key, advice, c.cut,
+                               copies_of(game, part)))
     cut = []
-    for p in printed:
-        step = cut_step(game.part(p.component), p.pages, opts)
+    for c, p in zip(components, printed):
+        step = cut_step(game.part(p.component), p.pages, opts, c.sides)
+        if p.copies > 1:
+            step = f"print {p.copies} (one per player); " + step
         if step:
             cut.append((p.name, step))
     get = sleeves(game) + list(game.manifest.provide) + tools(game, printed, opts)
     return Bom(game.id, game.manifest.name, opts.paper, opts.backs, opts.flip, opts.layout,
-               printed, cut, [" ".join(str(g).split()) for g in get])
+               printed, run, cut, [" ".join(str(g).split()) for g in get],
+               sheets_alone(game, components, opts))
 
 
 def bom_text(bom: Bom) -> str:
@@ -175,32 +183,49 @@ def bom_text(bom: Bom) -> str:
     if bom.layout == "single":
         backs = "cards one per page for a print shop, each back on the page after its front"
     out = [f"{bom.name}: bill of materials", f"{paper} paper, {backs}", ""]
-    out.append(f"Print: {_plural(len(bom.printed), 'file')}, {_plural(bom.pages, 'page')} on "
-               f"{_plural(bom.sheets, 'sheet')}")
-    width = max(len(p.file) for p in bom.printed)
+    out.append(f"Print {bom.game}-print-and-play.pdf: {_plural(bom.pages, 'page')} on "
+               f"{_plural(bom.sheets, 'sheet')} (each component on sheets of "
+               f"its own: {_plural(bom.sheets_alone, 'sheet')})")
+    spans = [f"pages {r.first}-{r.last}" if r.last > r.first else f"page {r.first}"
+             for r in bom.run.runs]
+    width = max((len(s) for s in spans), default=0)
+    for r, span in zip(bom.run.runs, spans):
+        copies = f" x {r.copies} (one per player)" if r.copies > 1 else ""
+        out.append(f"  {span:<{width}}  {r.title}: {_plural(r.sheets, 'sheet')}{copies}")
+        for piece in r.pieces:
+            where = f"page {piece.first}" if piece.first == piece.last else \
+                f"pages {piece.first}-{piece.last}"
+            out.append(f"  {'':<{width}}    {piece.name} ({where})")
+    out += ["", "Paper and card:"]
+    out += [f"  {_plural(n, 'sheet')} of {stock}" for stock, n in bom.stock()]
+    out += ["", f"Each component also has a PDF of its own: "
+                f"{_plural(len(bom.printed), 'file')}"]
+    fwidth = max(len(p.file) for p in bom.printed)
     for p in bom.printed:
         how = "duplex" if p.duplex else "one-sided"
         if bom.layout == "single" and p.kind in ("deck", "tokens"):
             how = "card-size"
-        out.append(f"  {p.file:<{width}}  {_plural(p.pages, 'page'):>9} on "
-                   f"{_plural(p.sheets, 'sheet'):<10}  {how:<9}  {p.stock or p.paper}")
-    out += ["", "Paper and card:"]
-    out += [f"  {_plural(n, 'sheet')} of {stock}" for stock, n in bom.stock()]
+        copies = f" x {p.copies}" if p.copies > 1 else ""
+        out.append(f"  {p.file:<{fwidth}}  {_plural(p.pages, 'page'):>9} on "
+                   f"{_plural(p.sheets, 'sheet') + copies:<14}  {how:<9}  {p.stock}")
+    notes = [(p.name, p.advice) for p in bom.printed if p.advice]
+    if notes:
+        out += ["", "Stock notes:"]
+        out += [f"  {name}: {advice}" for name, advice in notes]
     if bom.cut:
         out += ["", "Cut:"]
         out += [f"  {name}: {step}" for name, step in bom.cut]
     if bom.get:
         out += ["", "Also get:"]
         out += [f"  {line}" for line in bom.get]
-    out += ["", f"{bom.game}-print-and-play.pdf holds every file above after a contents page."]
     return "\n".join(out) + "\n"
 
 
 def plan(project: Project, game_id: str, opts: PrintOptions | None = None) -> Bom:
     """Return a game's bill of materials, laying out its pages without writing PDFs."""
-    from .build import ComponentPDF
     from .components import RENDERERS
-    from .export import drawing, load_one
+    from .gather import drawing, load_one
+    from .printrun import items_of
 
     opts = opts or PrintOptions()
     game = load_one(project, game_id)
@@ -210,8 +235,10 @@ def plan(project: Project, game_id: str, opts: PrintOptions | None = None) -> Bo
             r = RENDERERS[part.kind](game, part, opts)
         components.append(ComponentPDF(game.id, part.id, part.spec.name, part.kind, b"",
                                        len(r.pages), r.duplex, r.note, part.spec.stock,
-                                       part.spec.cut))
-    return bill_of_materials(game, components, opts)
+                                       part.spec.cut, tuple(p.side for p in r.pages),
+                                       items_of(part, r.faces) if r.faces else None))
+    with drawing(game, "print run"):
+        return bill_of_materials(game, components, opts)
 
 
 def bom(project: Project, game_id: str, opts: PrintOptions | None = None) -> str:

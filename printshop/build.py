@@ -1,4 +1,4 @@
-"""The build pipeline: load -> validate -> render -> impose -> write.
+"""The build pipeline: load -> validate -> render -> print run -> write.
 
 Everything is gathered and checked first; components are drawn in memory (on both cores when
 there are several); output/ is touched only when the whole build has succeeded.
@@ -16,29 +16,16 @@ from typing import Callable
 from . import cache, limits
 from .components import RENDERERS
 from .errors import PrintshopError, Problem, Problems
+from .gather import check_games, drawing_problem, load_games
 from .geometry import PrintOptions
-from .loader import load_game
 from .models import Game
+from .printrun import ComponentPDF, PrintRun, items_of
 from .project import Project
-from .rules import validate
+
+__all__ = ["BuildReport", "ComponentPDF", "GameBuild", "build", "build_games", "check_games",
+           "load_games", "render_all", "render_component"]
 
 Progress = Callable[[str], None]
-
-
-@dataclass
-class ComponentPDF:
-    """One component's finished PDF and what the contents page says about it."""
-
-    game: str
-    component: str
-    name: str
-    kind: str
-    pdf: bytes
-    pages: int
-    duplex: bool
-    note: str
-    stock: str
-    cut: str
 
 
 @dataclass
@@ -49,6 +36,8 @@ class GameBuild:
     components: list[ComponentPDF] = field(default_factory=list)
     combined: bytes = b""
     cache: dict[str, str] = field(default_factory=dict)
+    run: PrintRun | None = None
+    paper: dict = field(default_factory=dict)   # pages, and sheets by stock, of the print run
 
     def files(self) -> dict[str, bytes]:
         """Return the files to write, relative to the output folder."""
@@ -63,44 +52,8 @@ class GameBuild:
                    for c in self.components}
         entries["print-and-play"] = (self.cache["print-and-play"],
                                      f"{self.game.id}/{self.game.id}-print-and-play.pdf",
-                                     self.combined, {})
+                                     self.combined, self.paper)
         return {cache.manifest_name(self.game.id): cache.manifest_bytes(entries)}
-
-
-def load_games(project: Project, ids) -> list[Game]:
-    """Load every selected game, gathering all problems before failing."""
-    problems = Problems()
-    games = []
-    for folder in project.select(list(ids)):
-        try:
-            games.append(load_game(folder))
-        except PrintshopError as exc:
-            problems.extend(exc.problems)
-    problems.raise_if_any()
-    return games
-
-
-def check_games(games: list[Game]) -> None:
-    """Run every game's rules; fail with all broken rules at once."""
-    problems = Problems()
-    for game in games:
-        problems.extend(validate(game))
-    problems.raise_if_any()
-
-
-def drawing_problem(game: Game, component_id: str, exc: Exception) -> Problem | None:
-    """Return the located problem for a failure while drawing a component, or None."""
-    from .pdf import SVGRenderError
-    from .templates import TemplateProblem
-    from .text import TextError
-
-    if isinstance(exc, TemplateProblem):
-        return Problem(f"templates/{game.id}/{exc.template}", f"while drawing {exc.what}: "
-                       f"{str(exc).split(': ', 2)[-1]}", (), exc.line)
-    if isinstance(exc, (TextError, SVGRenderError, ValueError, TimeoutError)):
-        return Problem(f"data/{game.id}/game.yaml", f"{component_id}: {exc}",
-                       ("components", component_id))
-    return None
 
 
 def render_component(game: Game, component_id: str, opts: PrintOptions
@@ -123,8 +76,17 @@ def render_component(game: Game, component_id: str, opts: PrintOptions
         if problem is None:
             raise
         return [problem]
+    return component_pdf(game, rendered, pdf)
+
+
+def component_pdf(game: Game, rendered, pdf: bytes) -> ComponentPDF:
+    """Return what the print run needs of a rendered component (``pdf`` may be empty)."""
+    part = game.part(rendered.component)
+    spec = part.spec
+    items = items_of(part, rendered.faces) if rendered.faces else None
     return ComponentPDF(game.id, spec.id, spec.name, spec.kind, pdf, len(rendered.pages),
-                        rendered.duplex, rendered.note, spec.stock, spec.cut)
+                        rendered.duplex, rendered.note, spec.stock, spec.cut,
+                        tuple(p.side for p in rendered.pages), items)
 
 
 def pages_within_limit(game: Game, component_id: str, pages: int, whole_build: bool = False
@@ -159,7 +121,8 @@ def default_jobs() -> int:
     return max(1, min(os.cpu_count() or 1, 4))
 
 
-_FACTS = ("game", "component", "name", "kind", "pages", "duplex", "note", "stock", "cut")
+_FACTS = ("game", "component", "name", "kind", "pages", "duplex", "note", "stock", "cut",
+          "sides")
 
 
 def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None = None,
@@ -175,7 +138,8 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
             if out_dir else None
         if hit is not None:
             pdf, facts = hit
-            results[i] = ComponentPDF(pdf=pdf, **{k: facts[k] for k in _FACTS})
+            results[i] = ComponentPDF(pdf=pdf, **{k: facts.get(k, ()) for k in _FACTS})
+            results[i].sides = tuple(results[i].sides)
             if progress:
                 progress(f"{game.id}/{cid} (unchanged)")
     todo = [i for i, r in enumerate(results) if r is None]
@@ -209,19 +173,52 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
         key = cache.combined_key(list(b.cache.values()), opts)
         hit = cache.reuse(out_dir, manifests[b.game.id], "print-and-play", key,
                           f"{b.game.id}/{b.game.id}-print-and-play.pdf") if out_dir else None
-        b.combined = hit[0] if hit else combine(b, opts)
+        if hit and hit[1].get("sheets"):
+            b.combined, b.paper = hit[0], hit[1]
+        else:
+            b.run = plan(b, opts)
+            b.combined = combine(b, opts)
+            b.paper = {"pages": b.run.pages, "sheets": b.run.sheets()}
         b.cache["print-and-play"] = key
     return list(builds.values())
 
 
-def combine(build: GameBuild, opts: PrintOptions) -> bytes:
-    """Return the game's print-and-play PDF: a contents page, then every component."""
-    from .contents import contents_pdf
-    from .merge import merge
+def plan(build: GameBuild, opts: PrintOptions) -> PrintRun:
+    """Plan a game's print run, redrawing the cards of components taken from the cache."""
+    from .printrun import plan_run
 
-    parts = [("Contents", contents_pdf(build, opts))]
-    parts += [(c.name, c.pdf) for c in build.components]
-    return merge(parts, f"{build.game.manifest.name} — print and play")
+    for c in build.components:
+        if c.kind in ("deck", "tokens") and c.items is None:
+            part = build.game.part(c.component)
+            rendered = RENDERERS[c.kind](build.game, part, opts)
+            c.items = items_of(part, rendered.faces)
+    return plan_run(build.game, build.components, opts)
+
+
+def combine(build: GameBuild, opts: PrintOptions) -> bytes:
+    """Return the game's print-and-play PDF: a contents page, then every run of pages."""
+    from .contents import blank_pdf, contents_pdf
+    from .merge import merge
+    from .pdf import pages_to_pdf
+
+    run = build.run
+    name = build.game.manifest.name
+    pdfs = {c.component: c.pdf for c in build.components}
+    blank = blank_pdf(build.game, opts)
+    parts = [("Contents", contents_pdf(build, opts), None)]
+    if run.blank_after_contents:
+        parts.append((None, blank, None))
+    for r in run.runs:
+        title = f"Pages {r.first}-{r.last}: {r.title}"
+        for source in r.sources:
+            if source.blank:
+                parts.append((title, blank, None))
+            elif source.pages:
+                parts.append((title, pages_to_pdf(source.pages, f"{name} — {r.title}"), None))
+            else:
+                parts.append((title, pdfs[source.component], source.indexes))
+            title = None
+    return merge(parts, f"{name} — print and play")
 
 
 @dataclass
@@ -230,6 +227,21 @@ class BuildReport:
 
     files: list[Path]
     games: list[GameBuild]
+    unchanged: list[Path] = field(default_factory=list)
+    out_dir: Path = Path("output")
+
+    @property
+    def pages(self) -> int:
+        """Return the pages of the print-and-play files built."""
+        return sum(b.paper.get("pages", 0) for b in self.games)
+
+    def sheets(self) -> list[tuple[str, int]]:
+        """Return (stock, sheets) to print every game built, in the order first used."""
+        totals: dict[str, int] = {}
+        for b in self.games:
+            for stock, n in b.paper.get("sheets", ()):
+                totals[stock] = totals.get(stock, 0) + n
+        return list(totals.items())
 
 
 def build(project: Project, ids, opts: PrintOptions, out_dir: Path,
@@ -265,8 +277,18 @@ def _check_render_write(games: list[Game], opts: PrintOptions, out_dir: Path,
     for b in builds:
         files.update(b.files())
         entries.update(b.cache_files())
+    unchanged = [out_dir / rel for rel, data in files.items() if _holds(out_dir / rel, data)]
     # The manifests go last in the same atomic write: they vouch only for PDFs already in place.
     written = write_files(out_dir, {**files, **entries})
     for b in builds:
         cache.remove_legacy(out_dir, b.game.id)
-    return BuildReport([p for p in written if cache.CACHE_DIR not in p.parts], builds)
+    return BuildReport([p for p in written if cache.CACHE_DIR not in p.parts and p not in unchanged],
+                       builds, unchanged, out_dir)
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Say whether a file already holds exactly these bytes."""
+    try:
+        return path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False

@@ -34,9 +34,11 @@ project_option = click.option("--project", "project_dir", type=click.Path(file_o
 
 
 paper_option = click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4",
-                            show_default=True)
+                            show_default=True, help="The paper your printer takes.")
 backs_option = click.option("--backs", type=click.Choice(["none", "duplex", "fold"]),
-                            default="duplex", show_default=True)
+                            default="duplex", show_default=True,
+                            help="Card backs: printed double-sided, beside the fronts to "
+                                 "fold, or left out.")
 limit_option = click.option("--limit", "limit_items", multiple=True, metavar="NAME=VALUE",
                             help="Raise one of the limits on purpose, e.g. max_cards=50000 "
                                  "(repeatable; names and defaults in docs/trust.md).")
@@ -44,13 +46,17 @@ out_option = click.option("--out", "out_dir", type=click.Path(file_okay=False),
                           default="output", show_default=True, help="Where to write the PDFs.")
 
 
-@click.group()
-@click.version_option(package_name="printshop")
+# -h as well as --help, and help text as wide as the terminal allows (no "..." cut-offs).
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(package_name="printshop", help="Show the version and exit.")
 def main() -> None:
     """Turn tabletop-game data into print-and-play PDFs."""
 
 
-@main.command("list")
+@main.command("list", short_help="List games, their components and card counts.")
 @click.argument("games", nargs=-1)
 @project_option
 def list_games(games, project_dir):
@@ -71,14 +77,15 @@ def list_games(games, project_dir):
             click.echo(f"  {part.id:<24} {part.spec.name} ({count})")
 
 
-@main.command()
+@main.command(short_help="Build print-and-play PDFs.")
 @click.argument("games", nargs=-1)
 @project_option
 @out_option
 @paper_option
 @click.option("--bleed", type=click.FloatRange(0, 10), default=None,
               help="Bleed in mm around each card (default 3 for cards, 1.5 for tokens).")
-@click.option("--crop-marks/--no-crop-marks", default=True, show_default=True)
+@click.option("--crop-marks/--no-crop-marks", default=True, show_default=True,
+              help="Marks in the margins showing where to cut.")
 @backs_option
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="Which edge your printer flips on when printing duplex.")
@@ -89,7 +96,7 @@ def list_games(games, project_dir):
 @click.option("--low-ink", is_flag=True, help="Light backgrounds, no full-bleed fills.")
 @click.option("--jobs", type=click.IntRange(1, 16), default=None,
               help="Worker processes (default: one per core).")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", is_flag=True, help="Print nothing but errors.")
 @limit_option
 def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, back_offset,
           layout, low_ink, jobs, quiet, limit_items):
@@ -117,8 +124,23 @@ def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, ba
                                      bounds=bounds)
     except PrintshopError as exc:
         _fail(exc)
-    for path in report.files:
-        click.echo(f"wrote {path}")
+    if not quiet:
+        for line in build_summary(report):
+            click.echo(line)
+
+
+def build_summary(report) -> list[str]:
+    """Return what a build tells the user: each file written, then one closing line."""
+    lines = [f"wrote {path}" for path in report.files]
+    lines += [f"unchanged {path}" for path in report.unchanged]
+    sheets = ", ".join(f"{n} of {stock}" for stock, n in report.sheets())
+    total = sum(n for _, n in report.sheets())
+    unchanged = f", {len(report.unchanged)} unchanged" if report.unchanged else ""
+    noun = "file" if len(report.files) == 1 else "files"
+    lines.append(f"{len(report.files)} {noun} written{unchanged} in {report.out_dir}; "
+                 f"the print-and-play files hold {report.pages} pages on {total} sheets"
+                 + (f" ({sheets})" if sheets else ""))
+    return lines
 
 
 class _NoBar:
@@ -142,7 +164,7 @@ class _ValidateCommand(click.Command):
         return super().invoke(ctx)
 
 
-@main.command(cls=_ValidateCommand,
+@main.command(cls=_ValidateCommand, short_help="Check games against their schema and rules.",
               epilog="`printshop validate map FILE...` checks PocketCiv map files instead.")
 @click.argument("games", nargs=-1)
 @project_option
@@ -185,7 +207,7 @@ def _variant_names():
     return list(variant_names())
 
 
-@main.command("map")
+@main.command("map", short_help="Draw seeded, legal PocketCiv maps.")
 @click.argument("game", type=click.Choice(["pocketciv"]))
 @click.option("--seed", required=True,
               help="A whole number, or a printed seed such as m1-standard-42.")
@@ -219,12 +241,12 @@ def _wrote(paths) -> None:
         click.echo(f"wrote {path}")
 
 
-@main.group()
+@main.group(short_help="Export deck lists, card images, Tabletop Simulator saves.")
 def export():
     """Export a game for playtesting: deck lists, Tabletop Simulator, card images."""
 
 
-@export.command("decklist")
+@export.command("decklist", short_help="Print a deck list: cards, copies and fields.")
 @click.argument("game")
 @project_option
 @click.option("--deck", default=None, help="Only this deck (its component id).")
@@ -247,7 +269,7 @@ def export_decklist(game, project_dir, deck, fmt, out):
         click.echo(text, nl=False)
 
 
-@export.command("tts")
+@export.command("tts", short_help="Write a Tabletop Simulator save with its images.")
 @click.argument("game")
 @project_option
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
@@ -270,12 +292,13 @@ def export_tts(game, project_dir, out_dir, base_url, dpi):
     _wrote(written)
 
 
-@export.command("png")
+@export.command("png", short_help="Write one PNG per card face and back.")
 @click.argument("game")
 @project_option
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Where to write the images (default output/GAME/png).")
-@click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True)
+@click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True,
+              help="Resolution of the images.")
 @click.option("--with-bleed", is_flag=True,
               help="Keep the bleed around each card (print shops); default: cut at the trim.")
 @click.option("--deck", default=None, help="Only this deck (its component id).")
@@ -295,7 +318,7 @@ def export_png(game, project_dir, out_dir, dpi, with_bleed, deck, limit_items):
     click.echo(f"wrote {len(written)} images to {written[0].parent.parent}")
 
 
-@main.command()
+@main.command(short_help="Write a proof sheet: every distinct card once.")
 @click.argument("game")
 @project_option
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
@@ -316,13 +339,13 @@ def proof(game, project_dir, out_dir, paper, low_ink):
     click.echo(f"wrote {path}")
 
 
-@main.command()
+@main.command(short_help="Print the bill of materials: paper, cutting, what to get.")
 @click.argument("game")
 @project_option
 @paper_option
 @backs_option
 @click.option("--layout", type=click.Choice(["sheet", "single"]), default="sheet",
-              show_default=True)
+              show_default=True, help="single: one card per page, for print shops.")
 def bom(game, project_dir, paper, backs, layout):
     """Print GAME's bill of materials: what to print and on what, what to cut, what to get."""
     from .bom import bom as run
@@ -337,7 +360,7 @@ def bom(game, project_dir, paper, backs, layout):
     click.echo(text, nl=False)
 
 
-@main.command()
+@main.command(short_help="Build, then rebuild whenever a file is saved.")
 @click.argument("games", nargs=-1)
 @project_option
 @out_option

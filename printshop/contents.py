@@ -1,6 +1,9 @@
-"""The contents page that opens every print-and-play PDF, drawn from the bill of materials."""
+"""The contents page that opens every print-and-play PDF, and the marked blank page that
+keeps duplex fronts on odd pages; both drawn from the bill of materials and the print run."""
 
 from __future__ import annotations
+
+import math
 
 from .bom import Bom, bill_of_materials
 from .geometry import LABEL_BAND, PrintOptions, paper_size
@@ -8,23 +11,58 @@ from .impose import Page
 from .project import SHARED_TEMPLATES
 from .templates import make_environment, render
 
+LINE = 3.7          # mm per line of 8.5 pt text
+CHARS_PER_MM = 0.62  # characters of 8.5 pt condensed text per mm of line
 
-def contents_rows(bom: Bom) -> list[dict]:
-    """Return one row per printed file: name, pages in the combined PDF, how to print it."""
-    rows, start = [], 2
-    for p in bom.printed:
-        end = start + p.pages - 1
-        rows.append({"name": p.name, "file": p.file, "kind": p.kind, "pages": p.pages,
-                     "first": start, "last": end, "duplex": p.duplex, "note": p.note,
-                     "stock": p.stock, "cut": p.cut})
-        start = end + 1
+
+def _lines(text: str, width: float) -> int:
+    return max(1, math.ceil(len(text) / (width * CHARS_PER_MM)))
+
+
+def contents_rows(bom: Bom, width: float = 180.0) -> list[dict]:
+    """Return one row per run of pages: where, how to print, and what it holds."""
+    printed = {p.component: p for p in bom.printed}
+    cut = dict(bom.cut)
+    rows = []
+    for r in bom.run.runs:
+        span = f"{r.first}–{r.last}" if r.last > r.first else f"{r.first}"
+        head = f"{r.instruction()} · {r.sheets} sheet{'s' if r.sheets != 1 else ''}"
+        lines = list(r.advice)
+        for piece in r.pieces:
+            p = printed.get(piece.component)
+            where = f"p. {piece.first}" if piece.first == piece.last else \
+                f"pp. {piece.first}–{piece.last}"
+            notes = [cut.get(p.name, "") if p else "", p.advice if p else ""]
+            if piece.assembly:
+                notes = ["how the tiles join; one copy is enough"]
+            detail = ". ".join(n.rstrip(".") for n in notes if n)
+            lines.append(f"**{piece.name}** ({where})" + (f": {detail}." if detail else ""))
+        height = 6 + sum(_lines(t, width * 0.8) for t in lines) * LINE
+        rows.append({"span": span, "pages": r.pages, "head": head, "lines": lines,
+                     "height": height, "duplex": r.mode.startswith("duplex")})
     return rows
 
 
 def needs(bom: Bom) -> list[str]:
     """Return the 'you will also need' lines: the paper and card, then everything else."""
     stock = ", ".join(f"{n} sheet{'s' if n != 1 else ''} of {s}" for s, n in bom.stock())
+    saved = bom.sheets_alone - bom.sheets
+    if saved > 0:
+        stock += (f" ({bom.sheets} in all; printed one component at a time they would take "
+                  f"{bom.sheets_alone})")
     return [f"Paper and card: {stock}"] + bom.get
+
+
+def _area(opts: PrintOptions) -> tuple[float, float, dict]:
+    w, h = paper_size(opts.paper)
+    return w, h, {"x": opts.margin + 5, "y": opts.margin + 5, "w": w - 2 * opts.margin - 10,
+                  "h": h - 2 * opts.margin - LABEL_BAND - 10}
+
+
+def _style(game) -> dict:
+    m = game.manifest
+    return {"title_font": m.style.title_font, "body_font": m.style.body_font,
+            **m.style.colors}
 
 
 def contents_pdf(build, opts: PrintOptions) -> bytes:
@@ -32,20 +70,39 @@ def contents_pdf(build, opts: PrintOptions) -> bytes:
     from .pdf import pages_to_pdf
 
     m = build.game.manifest
-    bom = bill_of_materials(build.game, build.components, opts)
-    w, h = paper_size(opts.paper)
-    area = {"x": opts.margin + 5, "y": opts.margin + 5, "w": w - 2 * opts.margin - 10,
-            "h": h - 2 * opts.margin - LABEL_BAND - 10}
+    bom = bill_of_materials(build.game, build.components, opts, build.run)
+    w, h, area = _area(opts)
+    rows = contents_rows(bom, area["w"])
+    provide = needs(bom)
+    room = area["h"] - 95 - 3.8 * sum(_lines(t, area["w"]) for t in provide)
+    scale = min(1.0, room / max(1.0, sum(r["height"] for r in rows)))
+    top = 0.0
+    for r in rows:
+        r["y"], r["h"] = top, r["height"] * scale
+        top += r["h"]
     env = make_environment([SHARED_TEMPLATES], {})
     ctx = {"game": {"id": build.game.id, "name": m.name, "subtitle": m.subtitle,
                     "designer": m.designer, "players": m.players,
                     "description": m.description},
-           "rows": contents_rows(bom), "provide": needs(bom), "area": area,
+           "rows": rows, "table_h": top, "provide": provide, "area": area,
+           "blank": any(s.blank for r in bom.run.runs for s in r.sources)
+           or bom.run.blank_after_contents,
            "options": {"paper": opts.paper.upper() if opts.paper == "a4" else "Letter",
                        "backs": opts.backs, "layout": opts.layout, "flip": opts.flip,
                        "bleed": opts.bleed},
-           "style": {"title_font": m.style.title_font, "body_font": m.style.body_font,
-                     **m.style.colors}}
+           "style": _style(build.game)}
     body = render(env, "contents.svg.j2", ctx, f"the contents page of {build.game.id}")
     page = Page(w, h, [body], side="sheet", label=f"{m.name} · contents")
     return pages_to_pdf([page], f"{m.name} — contents")
+
+
+def blank_pdf(game, opts: PrintOptions) -> bytes:
+    """Render the page left blank on purpose, so that the next front prints on a new sheet."""
+    from .pdf import pages_to_pdf
+
+    w, h, area = _area(opts)
+    env = make_environment([SHARED_TEMPLATES], {})
+    ctx = {"game": {"name": game.manifest.name}, "area": area, "style": _style(game)}
+    body = render(env, "blank.svg.j2", ctx, f"the blank page of {game.id}")
+    page = Page(w, h, [body], side="blank", label=f"{game.manifest.name} · intentionally blank")
+    return pages_to_pdf([page], f"{game.manifest.name} — blank page")

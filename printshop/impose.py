@@ -50,6 +50,7 @@ class Placement:
     bleed: float
     side: str
     card_id: str
+    shape: str = ""   # rect or circle, where the cut line follows the card's own shape
 
 
 @dataclass
@@ -118,10 +119,10 @@ def crop_marks(placements: list[Placement], page_w: float, page_h: float, margin
 
 
 def cut_lines(placements: list[Placement], shape: str) -> list[str]:
-    """Draw a thin cut outline on each token's trim edge."""
+    """Draw a thin cut outline on each token's trim edge, in its own shape if it has one."""
     out = []
     for p in placements:
-        if shape == "circle":
+        if (p.shape or shape) == "circle":
             out.append(f'<circle cx="{_f(p.x + p.w / 2)}" cy="{_f(p.y + p.h / 2)}" '
                        f'r="{_f(min(p.w, p.h) / 2)}" fill="none" stroke="#555" '
                        f'stroke-width="{_f(MARK_STROKE)}"/>')
@@ -211,7 +212,8 @@ def fold_plan(face: Face, opts: PrintOptions):
 def _place(face: Face, x: float, y: float, side: str, card_id: str, page: Page,
            dx: float = 0.0, dy: float = 0.0) -> None:
     page.parts.append(nest(face, x + dx, y + dy))
-    page.placements.append(Placement(x + dx, y + dy, face.w, face.h, face.bleed, side, card_id))
+    page.placements.append(Placement(x + dx, y + dy, face.w, face.h, face.bleed, side, card_id,
+                                     face.shape))
 
 
 def mirror_back(x: float, y: float, w: float, h: float, page_w: float, page_h: float,

@@ -15,7 +15,7 @@ from . import icons as icon_sets
 from .errors import PrintshopError, Problem, Problems
 from .geometry import card_size
 from .models import (ID_PATTERN, Card, CheckSpec, DeckComponent, Game, Manifest, Part)
-from .project import SHARED_TEMPLATES, GameFolder
+from .project import SHARED_TEMPLATES, GameFolder, did_you_mean
 from .schema import MAX_COPIES, RESERVED, check_fields
 from .source import Document, load_document
 
@@ -325,7 +325,8 @@ def load_game(folder: GameFolder) -> Game:
         if isinstance(rule, CheckSpec) and rule.component and rule.component not in \
                 [c.id for c in manifest.components]:
             path = ("rules", i, "component")
-            problems.add(label, f"no component '{rule.component}'", path, doc.line(path))
+            hint = did_you_mean(rule.component, [c.id for c in manifest.components])
+            problems.add(label, f"no component '{rule.component}'{hint}", path, doc.line(path))
 
     template_dirs = [folder.template_dir, SHARED_TEMPLATES]
     icons, icon_label = {}, None

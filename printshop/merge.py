@@ -96,20 +96,40 @@ def _text(value: str) -> bytes:
     return b"<FEFF" + value.encode("utf-16-be").hex().upper().encode() + b">"
 
 
-def merge(parts: list[tuple[str, bytes]], title: str) -> bytes:
-    """Join (bookmark title, PDF) parts into one PDF; the same parts give the same bytes."""
-    docs = [parse(pdf) for _, pdf in parts]
+def _reachable(doc: Document, pages: list[int]) -> list[int]:
+    """Return the objects the given pages need, in number order (page tree aside)."""
+    seen, todo = set(), list(pages)
+    while todo:
+        number = todo.pop()
+        if number in seen or number in doc.structural or number not in doc.objects:
+            continue
+        seen.add(number)
+        todo.extend(int(ref) for ref in _REF.findall(_dict_part(doc.objects[number])))
+    return sorted(seen)
+
+
+def merge(parts: list[tuple], title: str) -> bytes:
+    """Join parts into one PDF; the same parts give the same bytes.
+
+    A part is (bookmark title, PDF) or (bookmark title or None, PDF, page indexes or None):
+    only the chosen pages are taken, and a part without a title gets no bookmark."""
+    parts = [tuple(p) + (None,) * (3 - len(p)) for p in parts]
+    docs = [parse(pdf) for _, pdf, _ in parts]
+    for doc, (_, _, chosen) in zip(docs, parts):
+        if chosen is not None:
+            doc.pages = [doc.pages[i] for i in chosen]
+    marked = [i for i, (name, _, _) in enumerate(parts) if name]
     catalog, tree, outlines, info = 1, 2, 3, 4
     first_item = 5
-    next_number = first_item + len(parts)
+    next_number = first_item + len(marked)
     renumbered: list[tuple[int, bytes]] = []
     kids: list[int] = []
     starts: list[int] = []
     for doc in docs:
         base = next_number
-        mapping = {n: base + i for i, n in enumerate(sorted(doc.objects))
-                   if n not in doc.structural}
-        next_number = base + len(doc.objects)
+        needed = _reachable(doc, doc.pages)
+        mapping = {n: base + i for i, n in enumerate(needed)}
+        next_number = base + len(needed)
         shared = {n: {"catalog": catalog, "tree": tree, "info": info}[role]
                   for n, role in doc.structural.items()}
 
@@ -132,15 +152,16 @@ def merge(parts: list[tuple[str, bytes]], title: str) -> bytes:
         tree: b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids) +
               b"] /Count %d >>" % len(kids),
         outlines: b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>"
-                  % (first_item, first_item + len(parts) - 1, len(parts)),
+                  % (first_item, first_item + len(marked) - 1, len(marked)),
         info: b"<< /Title " + _text(title) + b" /Creator (printshop) /Producer (printshop) >>",
     }
-    for i, ((name, _), page) in enumerate(zip(parts, starts)):
+    for i, part in enumerate(marked):
+        name, page = parts[part][0], starts[part]
         item = b"<< /Title " + _text(name) + b" /Parent %d 0 R /Dest [%d 0 R /Fit]" % (
             outlines, page)
         if i:
             item += b" /Prev %d 0 R" % (first_item + i - 1)
-        if i < len(parts) - 1:
+        if i < len(marked) - 1:
             item += b" /Next %d 0 R" % (first_item + i + 1)
         objects[first_item + i] = item + b" >>"
     objects.update(renumbered)
@@ -157,7 +178,7 @@ def merge(parts: list[tuple[str, bytes]], title: str) -> bytes:
             out += b"%010d 00000 n \n" % offsets[number]
         else:
             out += b"0000000000 65535 f \n"
-    ident = hashlib.md5(b"".join(pdf for _, pdf in parts)).hexdigest().upper().encode()
+    ident = hashlib.md5(b"".join(pdf for _, pdf, _ in parts)).hexdigest().upper().encode()
     out += (b"trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R /ID [<%s> <%s>] >>\n"
             b"startxref\n%d\n%%%%EOF\n" % (size, catalog, info, ident, ident, xref))
     return bytes(out)

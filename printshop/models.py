@@ -52,8 +52,10 @@ class ComponentBase(Strict):
     id: Id
     name: str = Field(min_length=1, max_length=120)
     description: str = Field("", max_length=2000)
-    stock: str = Field("", max_length=200)
+    stock: str = Field("", max_length=200)   # "300 gsm card; advice" - the paper before ';'
     cut: str = Field("", max_length=300)
+    mount: str = Field("", max_length=120)   # glued onto this: both sides print single-sided
+    per_player: bool = False                 # each player needs one: printed for the most
 
 
 class DeckComponent(ComponentBase):

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import PrintshopError, Problem
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def did_you_mean(name: str, choices) -> str:
+    """Return " (did you mean 'x'?)" for the choice nearest a mistyped name, or ""."""
+    near = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{near[0]}'?)" if near else ""
 
 
 def builtin_root() -> Path:
@@ -76,9 +83,10 @@ class Project:
         for g in self.games():
             if g.id == game_id:
                 return g
-        names = ", ".join(g.id for g in self.games()) or "none"
-        raise PrintshopError(Problem(str(self.root / "data"), f"no game '{game_id}'; "
-                                     f"games here: {names}"))
+        ids = [g.id for g in self.games()]
+        raise PrintshopError(Problem(str(self.root / "data"), f"no game '{game_id}'"
+                                     f"{did_you_mean(game_id, ids)}; games here: "
+                                     f"{', '.join(ids) or 'none'}"))
 
     def select(self, ids: list[str] | tuple[str, ...]) -> list[GameFolder]:
         """Return the named games, or all of them when none are named."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -127,3 +128,72 @@ def test_a_rebuild_skips_unchanged_components(tmp_path):
     build(Project.open(project), [], PrintOptions(paper="letter"), out, progress=letter.append,
           jobs=1)
     assert not any(label.endswith("(unchanged)") for label in letter)
+
+
+# -- Courtesy: help, summaries, suggestions ---------------------------------------------
+
+def _commands(group, prefix=()):
+    """Yield (name path, command) for every command under a click group."""
+    import click
+
+    for name, cmd in sorted(group.commands.items()):
+        yield prefix + (name,), cmd
+        if isinstance(cmd, click.Group):
+            yield from _commands(cmd, prefix + (name,))
+
+
+def test_dash_h_is_help_everywhere():
+    assert run("-h").exit_code == 0 and "Commands:" in run("-h").output
+    for path, _ in _commands(main):
+        result = run(*path, "-h")
+        assert result.exit_code == 0 and "Usage:" in result.output, path
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    import click
+
+    for path, cmd in _commands(main):
+        for param in cmd.params:
+            if isinstance(param, click.Option):
+                assert param.help and "\n" not in param.help.strip(), (path, param.name)
+
+
+def test_no_help_text_is_cut_off():
+    for path in [()] + [p for p, _ in _commands(main)]:
+        text = run(*path, "--help").output
+        # "[ARGS]..." and "FILE..." mean "any number"; a cut leaves "words..." at a line end.
+        body = [line for line in text.splitlines() if not line.startswith("Usage:")]
+        assert not any(re.search(r"[a-z,]\.\.\.$", line.rstrip()) for line in body), path
+
+
+def test_unknown_names_get_the_nearest_suggested(tmp_path):
+    game = run("build", "deiti", "--out", str(tmp_path))
+    assert game.exit_code == 1 and "no game 'deiti' (did you mean 'deity'?)" in game.output
+    assert "Traceback" not in game.output
+    deck = run("export", "decklist", "deity", "--deck", "nation")
+    assert deck.exit_code == 1 and "no deck 'nation' (did you mean 'nations'?)" in deck.output
+    far = run("build", "zzzz", "--out", str(tmp_path))
+    assert "did you mean" not in far.output
+
+
+def test_build_closes_with_a_summary_and_names_unchanged_files(tmp_path):
+    first = run("build", "--project", str(EXAMPLE), "--out", str(tmp_path))
+    assert first.exit_code == 0, first.output
+    lines = first.output.strip().splitlines()
+    assert sum(line.startswith("wrote ") for line in lines) == 4
+    assert lines[-1] == (f"4 files written in {tmp_path}; the print-and-play files hold 6 pages "
+                         "on 3 sheets (1 of 250-300 gsm card, 1 of 300 gsm card, 1 of plain "
+                         "paper)")
+    again = run("build", "--project", str(EXAMPLE), "--out", str(tmp_path))
+    lines = again.output.strip().splitlines()
+    assert not any(line.startswith("wrote ") for line in lines)
+    assert sum(line.startswith("unchanged ") for line in lines) == 4
+    assert lines[-1].startswith("0 files written, 4 unchanged in ")
+    assert "6 pages on 3 sheets" in lines[-1]
+
+
+def test_quiet_prints_nothing_but_errors(tmp_path):
+    quiet = run("build", "--project", str(EXAMPLE), "--out", str(tmp_path), "--quiet")
+    assert quiet.exit_code == 0 and quiet.output == ""
+    failed = run("build", "nosuchgame", "--out", str(tmp_path), "--quiet")
+    assert failed.exit_code == 1 and "no game 'nosuchgame'" in failed.output

@@ -338,7 +338,9 @@ def test_build_writes_every_component_with_its_pages(built):
     for component, pages in PAGES.items():
         assert len(PdfReader(built / f"{component}.pdf").pages) == pages, component
     combined = PdfReader(built / f"{GAME}-print-and-play.pdf")
-    assert len(combined.pages) == 1 + sum(PAGES.values())
+    # A contents page, then the print run (pages grouped by stock, blanks keeping fronts odd).
+    from printshop.bom import plan
+    assert len(combined.pages) == plan(Project.open(None), GAME).pages
 
 
 def test_each_colour_has_its_own_back_shared_by_its_eight_orders(game):

@@ -186,9 +186,10 @@ def test_print_and_play_opens_with_contents(built):
     reader = PdfReader(built / "deity-print-and-play.pdf")
     first = reader.pages[0].extract_text()
     assert "Contents" in first and "Civilization deck" in first and "You will also need" in first
-    parts = [PdfReader(p) for p in sorted(built.glob("*.pdf")) if "print-and-play" not in p.name]
-    assert len(reader.pages) == 1 + sum(len(p.pages) for p in parts)
-    assert [o.title for o in reader.outline][:2] == ["Contents", "Nation cards"]
+    # Contents, a blank back, the 72 poker cards sharing 9 duplex sheets, the two paper aids.
+    assert len(reader.pages) == 1 + 1 + 2 * 9 + 2
+    assert [o.title for o in reader.outline][:2] == \
+        ["Contents", "Pages 3-20: Duplex, long-edge flip, on 300 gsm card"]
 
 
 def test_pages_render(built, tmp_path):

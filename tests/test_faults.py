@@ -141,7 +141,8 @@ def test_a_game_folder_renamed_while_watched_fails_that_build_and_watching_goes_
     (root / "data" / "lantern-fair").rename(root / "data" / "lantern-fair-old")
     assert watcher.step() is False
     assert "the build failed" in messages[-1]
-    assert "no game 'lantern-fair'; games here: lantern-fair-old" in messages[-1]
+    assert "no game 'lantern-fair' (did you mean 'lantern-fair-old'?); games here: " \
+        "lantern-fair-old" in messages[-1]
     assert watcher.step() is None  # still gone: nothing new to say
     (root / "data" / "lantern-fair-old").rename(root / "data" / "lantern-fair")
     assert watcher.step() is True

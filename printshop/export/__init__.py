@@ -6,22 +6,18 @@ game's composition rules: a deck that is still being balanced can be shared and 
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import PrintshopError, Problem
+from ..gather import drawing, load_one
 from ..impose import Face
 from ..models import Card, Game, Part
-from ..project import Project
+from ..project import did_you_mean
 
 DECK_KINDS = ("deck", "tokens")
 
-
-def load_one(project: Project, game_id: str) -> Game:
-    """Load and schema-check one game of the project."""
-    from ..build import load_games
-
-    return load_games(project, [game_id])[0]
+__all__ = ["DECK_KINDS", "deck_parts", "default_out", "drawing", "drawn_cards",
+           "load_one"]
 
 
 def deck_parts(game: Game, deck: str | None = None) -> list[Part]:
@@ -32,28 +28,15 @@ def deck_parts(game: Game, deck: str | None = None) -> list[Part]:
     chosen = [p for p in parts if p.id == deck]
     if not chosen:
         names = ", ".join(p.id for p in parts) or "none"
-        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", f"no deck '{deck}'; decks "
-                                     f"here: {names}"))
+        hint = did_you_mean(deck, [p.id for p in parts])
+        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", f"no deck '{deck}'{hint}; "
+                                     f"decks here: {names}"))
     return chosen
 
 
 def default_out(game_id: str, folder: str) -> Path:
     """Return where an export goes when no --out is given: output/<game>/<folder>."""
     return Path("output") / game_id / folder
-
-
-@contextmanager
-def drawing(game: Game, component: str):
-    """Turn a template or text failure while drawing a component into a located error."""
-    from ..build import drawing_problem
-
-    try:
-        yield
-    except Exception as exc:  # only the kinds drawing_problem knows are the user's doing
-        problem = drawing_problem(game, component, exc)
-        if problem is None:
-            raise
-        raise PrintshopError(problem) from None
 
 
 def drawn_cards(game: Game, part: Part, opts) -> list[tuple[Card, Face, Face | None]]:

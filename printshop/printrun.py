@@ -1,0 +1,335 @@
+"""The print run: a game's components planned as one job for a home printer.
+
+components -> print run -> pdf. Cards and tokens of one size, stock and way of printing
+share sheets across decks (each card keeps its own back, mirrored behind it); every other
+page keeps its component's drawing. The pages fall into runs, one per stock and way of
+printing ("duplex, long-edge flip, on 300 gsm card"), and every duplex front lands on an
+odd page with its back on the next, a marked blank page filling in where parity needs it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from .geometry import PrintOptions
+from .impose import Item, Page, impose_sheets
+from .models import Game, Part
+
+# What a component prints on when its manifest names no stock.
+DEFAULT_STOCK = {
+    "deck": "250-300 gsm card",
+    "tokens": "300 gsm card",
+    "sheet": "plain paper",
+    "board": "120-160 gsm paper",
+    "booklet": "plain paper",
+}
+ASSEMBLY_STOCK = "plain paper"
+
+
+@dataclass
+class ComponentPDF:
+    """One component's finished PDF and what the print run and contents page need of it."""
+
+    game: str
+    component: str
+    name: str
+    kind: str
+    pdf: bytes
+    pages: int
+    duplex: bool
+    note: str
+    stock: str
+    cut: str
+    sides: tuple[str, ...] = ()     # each page's side: front, back, sheet, tile, assembly...
+    items: list[Item] | None = None  # the physical cards, for sharing sheets (not cached)
+
+
+@dataclass(frozen=True)
+class Stock:
+    """What goes through the printer, the advice that came with it, and what it is glued to."""
+
+    key: str
+    advice: str = ""
+    mount: str = ""
+
+
+def stock_of(part: Part) -> Stock:
+    """Split a component's stock note into the paper or card to load and the advice."""
+    spec = part.spec
+    key, _, advice = spec.stock.partition(";")
+    key = " ".join(key.split()) or DEFAULT_STOCK.get(part.kind, "plain paper")
+    advice = " ".join(advice.split()).rstrip(".")
+    return Stock(key, advice[:1].upper() + advice[1:], " ".join(spec.mount.split()))
+
+
+def max_players(players: str) -> int:
+    """Return the largest player count a manifest's players line allows ("2-5" -> 5)."""
+    counts = [int(n) for n in re.findall(r"\d+", players or "")]
+    return max(counts) if counts else 1
+
+
+def copies_of(game: Game, part: Part) -> int:
+    """Return how many copies of a component a game needs: one per player or one."""
+    return max_players(game.manifest.players) if part.spec.per_player else 1
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A way of putting pages through the printer."""
+
+    rank: int       # runs print in this order
+    duplex: bool
+    how: str
+
+
+MODES = {
+    "duplex-long": Mode(0, True, "duplex, long-edge flip"),
+    "duplex-short": Mode(1, True, "duplex, short-edge flip"),
+    "mounted": Mode(2, False, "single-sided, fronts and backs on separate pages; glue each "
+                              "page of fronts onto board and the page after it onto the "
+                              "other side, lined up on the cut lines, before cutting"),
+    "single": Mode(3, False, "single-sided"),
+}
+
+
+@dataclass
+class Piece:
+    """A component's share of a run: its pages there, and how it is cut."""
+
+    component: str
+    name: str
+    first: int = 0   # pages of the print-and-play file, counted from 1
+    last: int = 0
+    assembly: bool = False   # a board's assembly diagram: read while joining, not cut out
+
+
+@dataclass
+class Source:
+    """Pages of a run in order: a component PDF's pages, newly imposed sheets, or a blank."""
+
+    component: str | None = None     # take these pages of this component's PDF
+    indexes: list[int] = field(default_factory=list)
+    pages: list[Page] = field(default_factory=list)   # or draw these
+    blank: bool = False
+    gang: tuple | None = None        # cards of several decks sharing sheets, before imposing
+    name: str = ""
+    assembly: bool = False
+
+    @property
+    def count(self) -> int:
+        return 1 if self.blank else len(self.indexes) + len(self.pages)
+
+
+@dataclass
+class Run:
+    """Pages printed in one go: one stock, one way of printing, one number of copies."""
+
+    mode: str
+    stock: str
+    copies: int = 1
+    title: str = ""
+    sources: list[Source] = field(default_factory=list)
+    pieces: list[Piece] = field(default_factory=list)
+    first: int = 0
+    last: int = 0
+    advice: list[str] = field(default_factory=list)
+
+    @property
+    def pages(self) -> int:
+        return sum(s.count for s in self.sources)
+
+    @property
+    def sheets(self) -> int:
+        """Return the sheets of paper one copy of the run takes."""
+        return math.ceil(self.pages / 2) if MODES[self.mode].duplex else self.pages
+
+    def instruction(self) -> str:
+        """Return what to tell the printer: pages, how, on what, how many copies."""
+        span = f"pages {self.first}-{self.last}" if self.last > self.first else \
+            f"page {self.first}"
+        copies = f", {self.copies} copies (one per player)" if self.copies > 1 else ""
+        return f"Print {span} {MODES[self.mode].how.split(';')[0]}, on {self.stock}{copies}"
+
+
+@dataclass
+class PrintRun:
+    """A game's whole print-and-play file: a contents page, then the runs."""
+
+    runs: list[Run]
+    contents_pages: int = 1
+    blank_after_contents: bool = False
+
+    @property
+    def pages(self) -> int:
+        return self.contents_pages + int(self.blank_after_contents) + sum(
+            r.pages for r in self.runs)
+
+    def sheets(self) -> list[tuple[str, int]]:
+        """Return (stock, sheets) over every copy of every run, in the order first used."""
+        totals: dict[str, int] = {}
+        for r in self.runs:
+            totals[r.stock] = totals.get(r.stock, 0) + r.sheets * r.copies
+        return list(totals.items())
+
+    @property
+    def total_sheets(self) -> int:
+        return sum(n for _, n in self.sheets())
+
+
+def identical_sides(items: list[Item]) -> bool:
+    """Say whether every card's back is drawn exactly like its front."""
+    return bool(items) and all(i.back is not None and i.back.svg == i.front.svg
+                               for i in items)
+
+
+def items_of(part: Part, faces: dict) -> list[Item]:
+    """Return a deck's physical cards, copies included, from its drawn faces."""
+    out = []
+    for card in part.cards:
+        front, *back = faces[card.id]
+        out.extend(Item(front, back[0] if back else None, card.id)
+                   for _ in range(card.copies))
+    return out
+
+
+def card_mode(part: Part, items: list[Item], opts: PrintOptions) -> tuple[str, bool]:
+    """Return how a deck's sheets print and whether its backs print at all."""
+    backs = opts.backs != "none" and any(i.back for i in items)
+    if part.spec.mount and backs and opts.backs == "duplex":
+        return "mounted", True   # both sides are glued on, even when they look alike
+    if identical_sides(items):
+        backs = False            # the same drawing twice: one side printed is enough
+    if not backs or opts.backs == "fold":
+        return "single", backs
+    return f"duplex-{opts.flip}", True
+
+
+def _page_mode(c: ComponentPDF, part: Part, opts: PrintOptions) -> str:
+    if part.kind == "booklet":
+        return "duplex-short"
+    if part.kind in ("deck", "tokens") and "back" in c.sides and opts.backs == "duplex":
+        return "mounted" if part.spec.mount else f"duplex-{opts.flip}"  # one card a page
+    if c.duplex and part.kind != "tokens" and opts.layout == "sheet":
+        return "duplex-long" if part.kind == "sheet" else f"duplex-{opts.flip}"
+    if c.duplex and part.spec.mount:
+        return "mounted"
+    return "single"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names) if len(names) <= 3 else ", ".join(names[:2]) + \
+        f" and {len(names) - 2} more"
+
+
+def _gang_pages(game: Game, members: list[tuple[Part, list[Item]]], opts: PrintOptions,
+                backs: bool, marks: str) -> tuple[list[Page], list[tuple[Part, int, int]]]:
+    """Impose several decks' cards onto shared sheets; return the pages and, per deck, the
+    first and last of these pages (0-based) that its cards land on."""
+    items, owner = [], []
+    for part, its in members:
+        items.extend(i if backs else Item(i.front, None, i.card_id) for i in its)
+        owner.extend([part] * len(its))
+    run_opts = opts if backs else PrintOptions(**{**opts.__dict__, "backs": "none"})
+    pages = impose_sheets(items, run_opts, game.manifest.name, marks)
+    per_sheet = sum(1 for p in pages[0].placements if p.side == "front")
+    step = 2 if backs and opts.backs == "duplex" else 1
+    sheets = math.ceil(len(items) / per_sheet)
+    for index, page in enumerate(pages):
+        sheet = index // step
+        on = list(dict.fromkeys(o.spec.name for o in
+                                owner[sheet * per_sheet:(sheet + 1) * per_sheet]))
+        side = {"front": "fronts", "back": "backs", "fold": "fold, glue, cut"}[page.side]
+        page.label = f"{game.manifest.name} · {_names(on)} · sheet {sheet + 1} of {sheets} {side}"
+    spans, at = [], 0
+    for part, its in members:
+        first, last = at // per_sheet, (at + len(its) - 1) // per_sheet
+        spans.append((part, first * step, last * step + step - 1))
+        at += len(its)
+    return pages, spans
+
+
+def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> PrintRun:
+    """Plan a game's print-and-play file from its rendered components."""
+    runs: dict[tuple, Run] = {}
+    gangs: dict[tuple, list[tuple[Part, list[Item]]]] = {}
+
+    def run_for(mode: str, stock: str, copies: int) -> Run:
+        return runs.setdefault((mode, stock, copies), Run(mode, stock, copies))
+
+    for c in components:
+        part = game.part(c.component)
+        stock = stock_of(part)
+        copies = copies_of(game, part)
+        if part.kind in ("deck", "tokens") and opts.layout == "sheet" and c.items:
+            mode, backs = card_mode(part, c.items, opts)
+            front = c.items[0].front
+            marks = "cut" if part.kind == "tokens" else "crop"
+            # Tokens cut on their own outlines, so round and square ones share sheets.
+            shape = front.shape if marks == "crop" else "any"
+            key = (mode, stock.key, front.w, front.h, front.bleed, shape, marks, backs)
+            if key not in gangs:
+                gangs[key] = []
+                run_for(mode, stock.key, 1).sources.append(Source(gang=key))
+            gangs[key].append((part, c.items * copies))
+            continue
+        sides = c.sides or ("sheet",) * c.pages
+        main = [i for i, s in enumerate(sides) if s != "assembly"]
+        extra = [i for i, s in enumerate(sides) if s == "assembly"]
+        mode = _page_mode(c, part, opts)
+        if main:
+            run = run_for(mode, stock.key, copies)
+            run.sources.append(Source(c.component, main, name=part.spec.name))
+            if MODES[mode].duplex and len(main) % 2:
+                run.sources.append(Source(blank=True))
+        if extra:
+            run_for("single", ASSEMBLY_STOCK, 1).sources.append(
+                Source(c.component, extra, name=f"{part.spec.name}: assembly diagram",
+                       assembly=True))
+
+    for run in runs.values():
+        at = 0
+        for source in run.sources:
+            if source.gang is not None:
+                source.pages, spans = _gang_pages(game, gangs[source.gang], opts,
+                                                  source.gang[-1], source.gang[-2])
+                run.pieces += [Piece(p.id, p.spec.name, at + a, at + b) for p, a, b in spans]
+            elif source.component:
+                run.pieces.append(Piece(source.component, source.name, at,
+                                        at + source.count - 1, source.assembly))
+            at += source.count
+
+    ordered = sorted(runs.values(), key=lambda r: MODES[r.mode].rank)
+    plan = PrintRun(ordered)
+    page = plan.contents_pages + 1
+    for i, run in enumerate(ordered):
+        if MODES[run.mode].duplex and page % 2 == 0:
+            # What came before ended on a front: a blank back keeps this run's fronts odd.
+            if i == 0:
+                plan.blank_after_contents = True
+            else:
+                ordered[i - 1].sources.append(Source(blank=True))
+                ordered[i - 1].last += 1
+            page += 1
+        run.first, run.last = page, page + run.pages - 1
+        for piece in run.pieces:
+            piece.first += run.first
+            piece.last += run.first
+        page = run.last + 1
+        run.title = f"{MODES[run.mode].how.split(';')[0].capitalize()}, on {run.stock}"
+        advice = MODES[run.mode].how.partition("; ")[2]
+        if advice:
+            run.advice.append(advice[:1].upper() + advice[1:])
+    return plan
+
+
+def sheets_alone(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> int:
+    """Return the sheets the components would take printed each on its own sheets, copies
+    included: what sharing sheets saves is the difference from the print run's."""
+    return sum(plan_run(game, [c], opts).total_sheets for c in components)
+

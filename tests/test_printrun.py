@@ -1,0 +1,269 @@
+"""The print run: the print-and-play file printed whole and double-sided puts every back
+behind its front, decks of one size and stock share sheets, and the counts are right."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from printshop.bom import plan
+from printshop.build import build
+from printshop.cli import main
+from printshop.geometry import PrintOptions
+from printshop.impose import Face, Item, Page, Placement
+from printshop.merge import merge
+from printshop.pdf import pages_to_pdf
+from printshop.printrun import MODES, identical_sides, max_players, stock_of
+from printshop.project import Project
+
+GAMES = ["civilizations-cards", "cvlizations", "deity", "playing-gods", "pocketciv"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("printrun")
+    build(Project.open(None), GAMES, PrintOptions(), out, jobs=2)
+    return out
+
+
+@pytest.fixture(scope="module")
+def boms():
+    return {g: plan(Project.open(None), g) for g in GAMES}
+
+
+def page_map(bom) -> dict[int, tuple[str, object]]:
+    """Return what each page of the print-and-play file is: (run mode, Page or 'blank'/None)."""
+    run = bom.run
+    pages: dict[int, tuple[str, object]] = {1: ("contents", None)}
+    number = 2
+    if run.blank_after_contents:
+        pages[2] = ("blank", "blank")
+        number = 3
+    for r in run.runs:
+        assert r.first == number
+        for source in r.sources:
+            if source.blank:
+                pages[number] = (r.mode, "blank")
+                number += 1
+            elif source.pages:
+                for p in source.pages:
+                    pages[number] = (r.mode, p)
+                    number += 1
+            else:
+                for _ in source.indexes:
+                    pages[number] = (r.mode, None)
+                    number += 1
+        assert r.last == number - 1
+    return pages
+
+
+def behind(front: Placement, page: Page, flip: str) -> tuple[float, float]:
+    """Return where a card's back must sit on the next page: the sheet turned over about
+    the axis along its long (or short) edge."""
+    long_edge_horizontal = page.width >= page.height
+    turns_top_to_bottom = (flip == "long") == long_edge_horizontal
+    if turns_top_to_bottom:
+        return front.x, page.height - front.y - front.h
+    return page.width - front.x - front.w, front.y
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_front_is_on_an_odd_page_with_its_back_behind_it(built, boms, game):
+    reader = PdfReader(built / game / f"{game}-print-and-play.pdf")
+    bom = boms[game]
+    pages = page_map(bom)
+    assert len(reader.pages) == len(pages) == bom.pages
+    text = {n: " ".join(reader.pages[n - 1].extract_text().split()) for n in pages}
+    fronts = 0
+    for n, (mode, page) in pages.items():
+        if page == "blank":
+            assert "intentionally blank" in text[n]
+        if not isinstance(page, Page) or page.side != "front":
+            continue
+        # The label printed on the page says which side it is.
+        assert "fronts" in text[n], (game, n)
+        if not MODES[mode].duplex and mode != "mounted":
+            continue
+        fronts += 1
+        assert n % 2 == 1, f"{game}: a front on page {n}"
+        _, back = pages[n + 1]
+        assert isinstance(back, Page) and back.side == "back" and "backs" in text[n + 1]
+        assert (back.width, back.height) == (page.width, page.height)
+        box = reader.pages[n - 1].mediabox, reader.pages[n].mediabox
+        assert box[0].width == box[1].width and box[0].height == box[1].height
+        owed = {}
+        for f in page.placements:
+            owed.setdefault(f.card_id, []).append(behind(f, page, "long"))
+        for b in back.placements:
+            spots = owed.get(b.card_id, [])
+            match = [s for s in spots if abs(s[0] - b.x) < 0.01 and abs(s[1] - b.y) < 0.01]
+            assert match, f"{game} page {n + 1}: the back of {b.card_id} is not behind it"
+            spots.remove(match[0])
+    # Duplex runs start on odd pages and hold whole sheets.
+    for r in bom.run.runs:
+        if MODES[r.mode].duplex:
+            assert r.first % 2 == 1 and r.pages % 2 == 0, (game, r.title)
+    assert fronts, f"{game}: no duplex card sheets found"
+
+
+def test_the_contents_page_names_each_run_with_its_pages(built, boms):
+    reader = PdfReader(built / "deity" / "deity-print-and-play.pdf")
+    text = " ".join(reader.pages[0].extract_text().split())
+    assert "Print pages 3-20 duplex, long-edge flip, on 300 gsm card · 9 sheets" in text
+    assert "Print pages 21-22 single-sided, on plain paper · 2 sheets" in text
+    assert "Nation cards (pp. 3–4)" in text and "Scoring pad (p. 22)" in text
+    assert "Paper and card: 9 sheets of 300 gsm card, 2 sheets of plain paper" in text
+    assert "printed one component at a time they would take 13" in text
+    assert "intentionally blank" in " ".join(reader.pages[1].extract_text().split())
+    # A bookmark opens each run.
+    titles = [o.title for o in reader.outline]
+    assert titles[0] == "Contents" and titles[1].startswith("Pages 3-20: Duplex")
+
+
+def test_booklet_and_mounted_tokens_print_apart_from_the_cards(boms):
+    runs = {(r.mode, r.stock): r for r in boms["pocketciv"].run.runs}
+    booklet = runs[("duplex-short", "80-100 gsm paper")]
+    assert [p.component for p in booklet.pieces] == ["scenarios"]
+    assert booklet.first % 2 == 1
+    mounted = runs[("mounted", "120-160 gsm paper")]
+    assert {p.component for p in mounted.pieces} == {"counters", "cities"}
+    assert "Glue each page of fronts onto board" in " ".join(mounted.advice)
+    assert not any(r.mode.startswith("duplex") and r.stock != "300 gsm card"
+                   and r.stock != "80-100 gsm paper" for r in boms["pocketciv"].run.runs)
+
+
+def test_decks_of_one_size_and_stock_share_sheets(boms):
+    # Measured: sheets of every kind before (each component on its own) and after.
+    assert (boms["deity"].sheets_alone, boms["deity"].sheets) == (13, 11)
+    assert dict(boms["deity"].stock())["300 gsm card"] == 9     # 72 poker cards, 8 a sheet
+    assert dict(boms["pocketciv"].stock())["300 gsm card"] == 12
+    assert boms["pocketciv"].sheets < boms["pocketciv"].sheets_alone
+    for game, bom in boms.items():
+        assert bom.sheets <= bom.sheets_alone, game
+        for r in bom.run.runs:
+            for source in r.sources:
+                fronts = [p for p in source.pages if p.side in ("front", "fold")]
+                if not fronts:
+                    continue
+                per_sheet = len(fronts[0].placements) if fronts[0].side == "front" else \
+                    len([p for p in fronts[0].placements if p.side == "front"])
+                # Every sheet but the last is full; the last is one no other deck can fill.
+                for page in fronts[:-1]:
+                    assert len([p for p in page.placements if p.side == "front"]) == per_sheet
+
+
+def test_no_card_sheet_is_under_half_full_while_a_deck_like_it_prints_elsewhere(boms):
+    for game, bom in boms.items():
+        seen: dict[tuple, int] = {}
+        for r in bom.run.runs:
+            for source in r.sources:
+                fronts = [p for p in source.pages if p.side in ("front", "fold")]
+                if fronts:
+                    p = fronts[0].placements[0]
+                    key = (round(p.w, 2), round(p.h, 2), r.stock)
+                    seen[key] = seen.get(key, 0) + 1
+        # Cards of one size and stock would have shared: each kind is imposed once.
+        assert all(n == 1 for n in seen.values()), (game, seen)
+
+
+def test_stock_notes_split_into_what_to_load_and_the_advice(boms):
+    deity = plan(Project.open(None), "deity")
+    nations = next(p for p in deity.printed if p.component == "nations")
+    assert nations.stock == "300 gsm card"
+    assert nations.advice == "Sleeve each card backwards so only level I shows"
+    for bom in boms.values():
+        for stock, _ in bom.stock():
+            assert ";" not in stock and "," not in stock and len(stock) <= 30, stock
+
+
+def test_stock_of_a_component():
+    from printshop.models import Part
+
+    class Spec:
+        kind = "tokens"
+        stock = " 120 gsm paper ;  keep them dry. "
+        mount = "2 mm  greyboard"
+
+    class Bare:
+        kind = "board"
+        stock = ""
+        mount = ""
+
+    stock = stock_of(Part(Spec))
+    assert (stock.key, stock.advice, stock.mount) == ("120 gsm paper", "Keep them dry",
+                                                      "2 mm greyboard")
+    assert stock_of(Part(Bare)).key == "120-160 gsm paper"
+
+
+def test_players_line_gives_the_most_players():
+    assert [max_players(s) for s in ("2-5", "1", "1-2", "", "2 to 7 players")] == \
+        [5, 1, 2, 1, 7]
+
+
+def test_per_player_components_are_counted_for_every_player(boms):
+    bom = boms["civilizations-cards"]
+    mats = {p.component: p for p in bom.printed}
+    assert mats["nation-mat"].copies == 7 and mats["sea-mat"].copies == 1
+    run = next(r for r in bom.run.runs if r.copies == 7)
+    assert {p.component for p in run.pieces} == {"nation-mat", "shared-lands-mat"}
+    assert "7 copies (one per player)" in run.instruction()
+    tiles = sum(r.sheets * r.copies for r in bom.run.runs if r.stock == "120-160 gsm paper")
+    assert tiles == 7 * 2 + 7 * 2 + 1 + 1
+    text = CliRunner().invoke(main, ["bom", "civilizations-cards"]).output
+    assert "x 7 (one per player)" in text
+    assert "Nation mat (one per player): print 7 (one per player)" in text
+
+
+def test_assembly_diagrams_are_not_board_stock(boms):
+    bom = boms["playing-gods"]
+    board = next(r for r in bom.run.runs if any(p.component == "board" and
+                                                 "assembly" not in p.name for p in r.pieces))
+    assert board.stock == "120-160 gsm paper" and board.pages == 6   # the six tiles
+    paper = next(r for r in bom.run.runs if r.stock == "plain paper")
+    diagram = next(p for p in paper.pieces if "assembly diagram" in p.name)
+    assert diagram.assembly and paper.copies == 1
+
+
+def test_tokens_alike_on_both_sides_print_single_sided(boms):
+    chips = next(r for r in boms["playing-gods"].run.runs
+                 if any(p.component == "chips" for p in r.pieces))
+    assert chips.mode == "single"
+    assert all(p.side == "front" for s in chips.sources for p in s.pages)
+    face = Face("<rect/>", 10, 10, 1)
+    assert identical_sides([Item(face, Face("<rect/>", 10, 10, 1), "a")])
+    assert not identical_sides([Item(face, Face("<circle/>", 10, 10, 1), "a")])
+    assert not identical_sides([Item(face, None, "a")])
+
+
+def test_tokens_glued_to_board_are_not_told_to_print_duplex(boms):
+    tokens = next(r for r in boms["cvlizations"].run.runs
+                  if any(p.component == "tokens" for p in r.pieces))
+    assert tokens.mode == "mounted" and "duplex" not in tokens.instruction()
+    text = CliRunner().invoke(main, ["bom", "cvlizations"]).output
+    assert "Tokens: glue onto 1-2 mm greyboard" in text
+
+
+def test_merge_takes_chosen_pages_and_only_what_they_need():
+    def pdf(label, n):
+        from printshop.text import text_box
+        return pages_to_pdf([Page(210, 297, [str(text_box(f"{label} {i + 1}", 20, 20, 150,
+                                                           20, size=14))]) for i in range(n)],
+                            label)
+
+    five, one = pdf("Five", 5), pdf("One", 1)
+    joined = merge([("Chosen", five, [3, 1]), (None, one, None), ("Again", five, [0])], "t")
+    import io
+    reader = PdfReader(io.BytesIO(joined))
+    assert [p.extract_text().strip() for p in reader.pages] == ["Five 4", "Five 2", "One 1",
+                                                                "Five 1"]
+    assert [o.title for o in reader.outline] == ["Chosen", "Again"]
+    assert len(joined) < 2 * len(five) + len(one)
+
+
+def test_sheet_counts_per_game_in_the_readme(boms):
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    for game, bom in boms.items():
+        assert f" | {bom.sheets_alone} | {bom.sheets} |" in readme.split(f"| {game} |")[1]\
+            .split("\n")[0], game
