@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..geometry import PrintOptions
-from ..impose import impose_tiles
 from ..models import Game, Part
+from ..tiles import impose_tiles
 from .base import Rendered, base_context, draw
 
 
