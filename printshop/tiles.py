@@ -122,10 +122,10 @@ def tile_plan(draw_w: float, draw_h: float, opts: PrintOptions, glue: float) -> 
                         glue if c < cols - 1 else 0.0, glue if r < rows - 1 else 0.0,
                         JOIN_BLEED if c > 0 else 0.0, JOIN_BLEED if r > 0 else 0.0, 0.0, 0.0)
             x0, y0, x1, y1 = tile.print_box
-            px = (w - (x1 - x0)) / 2
-            py = opts.margin + (h - 2 * opts.margin - LABEL_BAND - (y1 - y0)) / 2
-            if cols * rows > 1:  # on whole millimetres, so every join falls on one
-                px, py = math.floor(px + 0.5), math.floor(py + 0.5)
+            # Centred in the margins, on whole millimetres like the joins.
+            px = math.floor((w - (x1 - x0)) / 2 + 0.5)
+            py = math.floor(opts.margin + (h - 2 * opts.margin - LABEL_BAND - (y1 - y0)) / 2
+                            + 0.5)
             tiles.append(Tile(*[getattr(tile, f) for f in
                                 ("col", "row", "x", "y", "w", "h", "glue_right", "glue_bottom",
                                  "bleed_left", "bleed_top")], px - x0, py - y0))

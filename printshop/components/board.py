@@ -8,15 +8,21 @@ from ..tiles import impose_tiles
 from .base import Rendered, base_context, draw
 
 
+def draw_board(game: Game, part: Part, opts: PrintOptions) -> str:
+    """Draw the whole board once, in millimetres from its top-left corner."""
+    spec = part.spec
+    w, h = spec.size
+    ctx = {**base_context(game, opts), "data": part.data, "size": {"w": w, "h": h}}
+    return draw(game, spec.template, ctx, f"board {spec.id}")
+
+
 def render_board(game: Game, part: Part, opts: PrintOptions):
     """Draw the board once and tile it."""
     spec = part.spec
     w, h = spec.size
-    ctx = {**base_context(game, opts), "data": part.data, "size": {"w": w, "h": h}}
-    drawing = draw(game, spec.template, ctx, f"board {spec.id}")
     title = f"{game.manifest.name} · {spec.name}"
-    pages, tiles = impose_tiles(drawing, w, h, opts, title, spec.overlap)
+    pages, tiles = impose_tiles(draw_board(game, part, opts), w, h, opts, title, spec.overlap)
     note = f"{w:g} x {h:g} mm"
     if len(tiles) > 1:
-        note += f", {len(tiles)} tiles to trim and join"
+        note += f", {len(tiles)} tiles to cut and glue"
     return Rendered(spec.id, spec.name, pages, False, note)
