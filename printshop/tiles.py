@@ -168,16 +168,15 @@ def _glue_strip(x0: float, y0: float, length: float, glue: float, vertical: bool
             cx = length * f
             out.append(f'<path d="M{_f(cx)} {_f(hi + 0.4)} L{_f(cx - 1.6)} {_f(hi + 3.2)} '
                        f'L{_f(cx + 1.6)} {_f(hi + 3.2)} Z" fill="{ALIGN_COLOUR}"/>')
-    if glue >= 6:
-        label = f"glue · {neighbour} covers this strip up to the line"
-        width = min(length * 0.5, 60.0)
-        box_y = hi + 0.6
-        box_h = min(glue - hi - 1.2, 4.0)
+    label = f"glue here · {neighbour} goes on top, its cut edge over the line"
+    width = textmod.text_width(label, 7) + 3
+    if glue >= 6 and width <= length * 0.6:
+        box_y, box_h = hi + 0.6, min(glue - hi - 1.2, 4.0)
         out.append(f'<rect x="{_f((length - width) / 2)}" y="{_f(box_y)}" width="{_f(width)}" '
                    f'height="{_f(box_h)}" rx="0.8" fill="#fff"/>')
-        out.append(str(textmod.text_box(label, (length - width) / 2 + 1, box_y + 0.2,
-                                        width - 2, box_h - 0.4, size=7, color=ALIGN_COLOUR,
-                                        align="center", valign="middle", wrap=False)))
+        out.append(str(textmod.text_box(label, (length - width) / 2, box_y, width, box_h,
+                                        size=7, min_size=7, color=ALIGN_COLOUR, align="center",
+                                        valign="middle", wrap=False)))
     if vertical:
         # A quarter turn anticlockwise: the line still hugs the join, the label reads upwards.
         transform = f"translate({_f(x0)} {_f(y0 + length)}) rotate(-90)"
