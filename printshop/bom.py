@@ -99,8 +99,8 @@ def cut_step(part: Part, pages: int, opts: PrintOptions, sides: tuple[str, ...] 
     elif kind == "board":
         w, h = part.spec.size
         tiles = _tiles(pages, sides)
-        step = (f"{w:g} x {h:g} mm board in {tiles} tiles: trim each tile on its dashed edge "
-                "and join them as the assembly page shows" if tiles > 1 else
+        step = (f"{w:g} x {h:g} mm board in {tiles} tiles: cut out each tile at its crop "
+                "marks and glue them as the assembly page shows" if tiles > 1 else
                 f"{w:g} x {h:g} mm board: trim to its edge")
     elif kind == "booklet":
         step = "fold the sheets in half, nest them in order and staple on the fold"

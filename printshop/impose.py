@@ -1,12 +1,11 @@
 """Impose faces onto pages: card sheets with crop marks, duplex and gutter-fold backs,
-one card per page for print shops, large drawings tiled with overlap, and booklets.
+one card per page for print shops, and booklets (boards larger than the paper: tiles.py).
 
 All coordinates are millimetres from the page's top-left corner.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from . import text as textmod
@@ -328,138 +327,6 @@ def impose_single(items: list[Item], opts: PrintOptions, title: str) -> list[Pag
                               face.h + 2 * face.bleed)
             pages.append(page)
     return pages
-
-
-@dataclass(frozen=True)
-class Tile:
-    """One page of a tiled drawing: which part of the drawing it shows."""
-
-    col: int
-    row: int
-    x: float      # drawing coordinates of the tile's visible window
-    y: float
-    w: float
-    h: float
-
-
-def tile_plan(draw_w: float, draw_h: float, opts: PrintOptions, overlap: float):
-    """Choose the orientation needing the fewest pages; return (page_w, page_h, tiles, win)."""
-    pw, ph = paper_size(opts.paper)
-    best = None
-    for w, h in ((pw, ph), (ph, pw)):
-        win_w = w - 2 * opts.margin
-        win_h = h - 2 * opts.margin - LABEL_BAND
-        if draw_w <= win_w and draw_h <= win_h:
-            cols = rows = 1
-        else:
-            cols = max(1, math.ceil((draw_w - overlap) / (win_w - overlap)))
-            rows = max(1, math.ceil((draw_h - overlap) / (win_h - overlap)))
-        if best is None or cols * rows < best[2] * best[3]:
-            best = (w, h, cols, rows, win_w, win_h)
-    w, h, cols, rows, win_w, win_h = best
-    # Spread the overlap evenly so the tiles cover the drawing exactly.
-    step_x = (draw_w - win_w) / (cols - 1) if cols > 1 else 0.0
-    step_y = (draw_h - win_h) / (rows - 1) if rows > 1 else 0.0
-    tiles = []
-    for r in range(rows):
-        for c in range(cols):
-            tw, th = min(win_w, draw_w), min(win_h, draw_h)
-            tiles.append(Tile(c, r, c * step_x, r * step_y, tw, th))
-    return w, h, cols, rows, tiles
-
-
-def tile_name(col: int, row: int) -> str:
-    """Return a tile's name: a row letter and a column number (A1, A2, B1...)."""
-    return f"{chr(ord('A') + row)}{col + 1}"
-
-
-def impose_tiles(drawing: str, draw_w: float, draw_h: float, opts: PrintOptions, title: str,
-                 overlap: float) -> tuple[list[Page], list[Tile]]:
-    """Tile a large drawing over pages with overlap, alignment marks and an assembly page."""
-    w, h, cols, rows, tiles = tile_plan(draw_w, draw_h, opts, overlap)
-    pages = []
-    for t in tiles:
-        ox = (w - t.w) / 2
-        oy = opts.margin + (h - 2 * opts.margin - LABEL_BAND - t.h) / 2
-        page = Page(w, h, side="tile")
-        page.parts.append(
-            f'<svg x="{_f(ox)}" y="{_f(oy)}" width="{_f(t.w)}" height="{_f(t.h)}" '
-            f'viewBox="{_f(t.x)} {_f(t.y)} {_f(t.w)} {_f(t.h)}">{drawing}</svg>')
-        page.placements.append(Placement(ox - t.x, oy - t.y, draw_w, draw_h, 0.0, "tile",
-                                         tile_name(t.col, t.row)))
-        if cols * rows > 1:
-            page.parts.extend(_alignment_marks(t, ox, oy, tiles, cols, rows))
-            page.label = (f"{title} · tile {tile_name(t.col, t.row)} of {cols} x {rows} · "
-                          "trim where the grey edge line meets the next tile")
-        else:
-            page.label = title
-        pages.append(page)
-    if cols * rows > 1:
-        pages.append(_assembly_page(w, h, cols, rows, tiles, draw_w, draw_h, title, opts))
-    return pages, tiles
-
-
-def _alignment_marks(t: Tile, ox: float, oy: float, tiles, cols, rows) -> list[str]:
-    """Crosshairs where neighbouring tiles overlap, and the edge line to trim to."""
-    out = []
-    right = next((o for o in tiles if o.row == t.row and o.col == t.col + 1), None)
-    below = next((o for o in tiles if o.col == t.col and o.row == t.row + 1), None)
-    left = next((o for o in tiles if o.row == t.row and o.col == t.col - 1), None)
-    above = next((o for o in tiles if o.col == t.col and o.row == t.row - 1), None)
-    cross = []
-    # Crosshairs sit at fixed drawing coordinates inside each overlap, so the same mark
-    # prints on both tiles and they line up when stacked.
-    if right is not None:
-        mx = (right.x + t.x + t.w) / 2
-        cross += [(mx, t.y + t.h * f) for f in (0.25, 0.5, 0.75)]
-    if left is not None:
-        mx = (t.x + left.x + left.w) / 2
-        cross += [(mx, t.y + t.h * f) for f in (0.25, 0.5, 0.75)]
-    if below is not None:
-        my = (below.y + t.y + t.h) / 2
-        cross += [(t.x + t.w * f, my) for f in (0.25, 0.5, 0.75)]
-    if above is not None:
-        my = (t.y + above.y + above.h) / 2
-        cross += [(t.x + t.w * f, my) for f in (0.25, 0.5, 0.75)]
-    for cx, cy in cross:
-        px, py = ox + cx - t.x, oy + cy - t.y
-        out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="2" fill="none" stroke="#c00" '
-                   f'stroke-width="0.25"/>')
-        out.append(_line(px - 3.5, py, px + 3.5, py, "#c00", 0.25))
-        out.append(_line(px, py - 3.5, px, py + 3.5, "#c00", 0.25))
-    # The line where this tile's left/top overlap begins: trim along it, then lay it over.
-    if left is not None:
-        ex = ox + (left.x + left.w) - t.x
-        out.append(_line(ex, oy, ex, oy + t.h, "#888", 0.25, "2 1.5"))
-    if above is not None:
-        ey = oy + (above.y + above.h) - t.y
-        out.append(_line(ox, ey, ox + t.w, ey, "#888", 0.25, "2 1.5"))
-    return out
-
-
-def _assembly_page(w, h, cols, rows, tiles, draw_w, draw_h, title, opts) -> Page:
-    page = Page(w, h, side="assembly", label=f"{title} · assembly diagram")
-    avail_w, avail_h = w - 2 * opts.margin - 20, h - 2 * opts.margin - LABEL_BAND - 40
-    scale = min(avail_w / draw_w, avail_h / draw_h)
-    ox = (w - draw_w * scale) / 2
-    oy = opts.margin + 30
-    page.parts.append(textmod.text_box(
-        f"**Assembly: {title}**\nThe board prints on {cols * rows} pages, {cols} across and "
-        f"{rows} down. Trim each tile along its dashed grey line on the left and top, lay it "
-        "over its neighbour so the red crosshairs meet, and tape or glue.",
-        opts.margin + 10, opts.margin, w - 2 * opts.margin - 20, 26, size=10,
-        align="center"))
-    page.parts.append(f'<rect x="{_f(ox)}" y="{_f(oy)}" width="{_f(draw_w * scale)}" '
-                      f'height="{_f(draw_h * scale)}" fill="#f2f2f2" stroke="#000" '
-                      f'stroke-width="0.4"/>')
-    for t in tiles:
-        x, y = ox + t.x * scale, oy + t.y * scale
-        page.parts.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(t.w * scale)}" '
-                          f'height="{_f(t.h * scale)}" fill="none" stroke="#c00" '
-                          f'stroke-width="0.3" stroke-dasharray="2 1"/>')
-        page.parts.append(textmod.text_box(tile_name(t.col, t.row), x, y + t.h * scale / 2 - 6,
-                                           t.w * scale, 12, size=24, align="center"))
-    return page
 
 
 def saddle_order(n_pages: int) -> list[tuple[int | None, int | None]]:

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from conftest import EXAMPLE
 from printshop.cli import main
 from printshop.geometry import PrintOptions
-from printshop.impose import tile_plan
+from printshop.tiles import tile_plan
 from printshop.models import MAX_OVERLAP
 from printshop.project import Project
 from printshop.watch import Watcher, watched_files
@@ -161,6 +161,6 @@ def test_every_board_the_manifest_allows_is_tiled_whole(paper):
     for w in (1, 150, 199, 200, 201, 283, 300, 601, 5000):
         for h in (1, 150, 195, 196, 282, 283, 600, 5000):
             for overlap in (0, 10, MAX_OVERLAP):
-                *_, tiles = tile_plan(w, h, opts, overlap)
+                tiles = tile_plan(w, h, opts, overlap).tiles
                 assert max(t.x + t.w for t in tiles) >= w - 1e-6, (w, h, overlap)
                 assert max(t.y + t.h for t in tiles) >= h - 1e-6, (w, h, overlap)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from printshop.geometry import PrintOptions, card_size
-from printshop.impose import (Face, Item, impose_booklet, impose_sheets, impose_tiles,
-                              mirror_back, saddle_order, sheet_plan, tile_plan)
+from printshop.impose import (Face, Item, impose_booklet, impose_sheets, mirror_back,
+                              saddle_order, sheet_plan)
+from printshop.tiles import impose_tiles, tile_plan
 
 
 def face(w=63, h=88, bleed=3.0):
@@ -47,19 +48,24 @@ def test_back_mirroring_follows_the_flip_edge(flip, portrait, expect):
     assert (x, y) == ((W - 10 - 63, 20) if expect == "x" else (10, H - 20 - 88))
 
 
-def test_tiles_cover_the_board_and_overlap_evenly():
-    opts = PrintOptions(paper="a4")
-    w, h, cols, rows, tiles = tile_plan(500, 500, opts, 10)
-    assert cols * rows == len(tiles) >= 4
-    for t in tiles:
-        right = next((o for o in tiles if o.row == t.row and o.col == t.col + 1), None)
-        if right:
-            assert t.x + t.w - right.x >= 10 - 1e-9
-    assert max(t.x + t.w for t in tiles) == pytest.approx(500)
-    assert max(t.y + t.h for t in tiles) == pytest.approx(500)
-    assert min(t.x for t in tiles) == 0 and min(t.y for t in tiles) == 0
-    pages, _ = impose_tiles("<g/>", 500, 500, opts, "Board", 10)
-    assert len(pages) == len(tiles) + 1 and pages[-1].side == "assembly"
+def test_tiles_split_the_board_and_each_join_has_a_fixed_glue_strip():
+    plan = tile_plan(500, 500, PrintOptions(paper="a4"), 10)
+    assert plan.cols * plan.rows == len(plan.tiles) == 6
+    at = {(t.col, t.row): t for t in plan.tiles}
+    # The parts the tiles show once assembled meet edge to edge and fill the board.
+    assert sum(t.w * t.h for t in plan.tiles) == pytest.approx(500 * 500)
+    for (c, r), t in at.items():
+        if (c + 1, r) in at:
+            assert at[c + 1, r].x == t.x + t.w and t.glue_right == 10
+            assert t.cut_box[2] == t.x + t.w + 10  # cut 10 mm into the next tile's part
+        else:
+            assert t.x + t.w == 500 and t.glue_right == 0
+        if (c, r + 1) in at:
+            assert at[c, r + 1].y == t.y + t.h and t.glue_bottom == 10
+        else:
+            assert t.y + t.h == 500 and t.glue_bottom == 0
+    pages, _ = impose_tiles("<g/>", 500, 500, PrintOptions(), "Board", 10)
+    assert len(pages) == len(plan.tiles) + 1 and pages[-1].side == "assembly"
 
 
 def test_small_board_fits_one_page_without_assembly():

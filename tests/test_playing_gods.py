@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import math
-import re
 
 import pytest
 from click.testing import CliRunner
@@ -16,11 +15,12 @@ from printshop.cli import main
 from printshop.components import RENDERERS
 from printshop.games.playing_gods import conversion_result, ring_order
 from printshop.geometry import PrintOptions
-from printshop.impose import impose_tiles, sheet_plan, tile_plan
+from printshop.impose import sheet_plan
 from printshop.loader import load_game
 from printshop.models import CheckSpec
 from printshop.project import Project
 from printshop.rules import rule_ids, validate
+from printshop.tiles import tile_plan
 
 GAME = "playing-gods"
 
@@ -449,49 +449,15 @@ def test_pdf_fonts_are_embedded(built):
         assert fonts, name
 
 
-CROSS = re.compile(r'<circle cx="([-\d.]+)" cy="([-\d.]+)" r="2" fill="none" stroke="#c00"')
-
-
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_board_tiles_cover_the_board_and_overlap_evenly(game, paper):
+def test_board_tiles_split_the_board_with_fixed_glue_strips(game, paper):
     spec = game.part("board").spec
     w, h = spec.size
     assert (w, h) == (500, 500)
-    _, _, cols, rows, tiles = tile_plan(w, h, PrintOptions(paper=paper), spec.overlap)
-    assert cols * rows == 6
-    assert min(t.x for t in tiles) == 0 and min(t.y for t in tiles) == 0
-    assert max(t.x + t.w for t in tiles) == pytest.approx(w)
-    assert max(t.y + t.h for t in tiles) == pytest.approx(h)
-    at = {(t.col, t.row): t for t in tiles}
-    overlaps_x = {round(at[c, r].x + at[c, r].w - at[c + 1, r].x, 6)
-                  for c in range(cols - 1) for r in range(rows)}
-    overlaps_y = {round(at[c, r].y + at[c, r].h - at[c, r + 1].y, 6)
-                  for c in range(cols) for r in range(rows - 1)}
-    assert len(overlaps_x) == 1 and min(overlaps_x) >= spec.overlap
-    assert len(overlaps_y) == 1 and min(overlaps_y) >= spec.overlap
-
-
-def test_alignment_marks_sit_at_the_same_board_point_on_both_tiles(game):
-    spec = game.part("board").spec
-    opts = PrintOptions()
-    pages, tiles = impose_tiles("<g/>", *spec.size, opts, "board", spec.overlap)
-    marks = {}
-    for page, tile in zip(pages, tiles):
-        origin = page.placements[0]  # where the board's (0, 0) lands on this page
-        assert (origin.w, origin.h) == tuple(spec.size)
-        points = set()
-        for part in page.parts:
-            for x, y in CROSS.findall(part):
-                bx, by = float(x) - origin.x, float(y) - origin.y
-                assert tile.x <= bx <= tile.x + tile.w and tile.y <= by <= tile.y + tile.h
-                points.add((round(bx, 2), round(by, 2)))
-        marks[tile.col, tile.row] = points
-    cols = max(t.col for t in tiles) + 1
-    rows = max(t.row for t in tiles) + 1
-    for c in range(cols):
-        for r in range(rows):
-            for neighbour in ((c + 1, r), (c, r + 1)):
-                if neighbour in marks:
-                    shared = marks[c, r] & marks[neighbour]
-                    assert len(shared) >= 3, (c, r, neighbour)
-    assert pages[-1].side == "assembly"
+    plan = tile_plan(w, h, PrintOptions(paper=paper), spec.overlap)
+    assert len(plan.tiles) == 6
+    # Whatever paper is left over becomes margin: every join keeps the same glue strip.
+    assert {t.glue_right for t in plan.tiles if t.col < plan.cols - 1} == {spec.overlap}
+    assert {t.glue_bottom for t in plan.tiles if t.row < plan.rows - 1} == {spec.overlap}
+    assert sum(t.w for t in plan.tiles if t.row == 0) == pytest.approx(w)
+    assert sum(t.h for t in plan.tiles if t.col == 0) == pytest.approx(h)

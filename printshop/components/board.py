@@ -4,21 +4,27 @@ from __future__ import annotations
 
 from .. import limits
 from ..geometry import PrintOptions
-from ..impose import impose_tiles, tile_plan
 from ..models import Game, Part
+from ..tiles import impose_tiles, tile_plan
 from .base import Rendered, base_context, draw
+
+
+def draw_board(game: Game, part: Part, opts: PrintOptions) -> str:
+    """Draw the whole board once, in millimetres from its top-left corner."""
+    spec = part.spec
+    w, h = spec.size
+    ctx = {**base_context(game, opts), "data": part.data, "size": {"w": w, "h": h}}
+    return draw(game, spec.template, ctx, f"board {spec.id}")
 
 
 def render_board(game: Game, part: Part, opts: PrintOptions):
     """Draw the board once and tile it."""
     spec = part.spec
     w, h = spec.size
-    ctx = {**base_context(game, opts), "data": part.data, "size": {"w": w, "h": h}}
-    limits.check_pages(len(tile_plan(w, h, opts, spec.overlap)[4]) + 1)  # tiles, assembly page
-    drawing = draw(game, spec.template, ctx, f"board {spec.id}")
+    limits.check_pages(len(tile_plan(w, h, opts, spec.overlap).tiles) + 1)  # and assembly
     title = f"{game.manifest.name} · {spec.name}"
-    pages, tiles = impose_tiles(drawing, w, h, opts, title, spec.overlap)
+    pages, tiles = impose_tiles(draw_board(game, part, opts), w, h, opts, title, spec.overlap)
     note = f"{w:g} x {h:g} mm"
     if len(tiles) > 1:
-        note += f", {len(tiles)} tiles to trim and join"
+        note += f", {len(tiles)} tiles to cut and glue"
     return Rendered(spec.id, spec.name, pages, False, note)
