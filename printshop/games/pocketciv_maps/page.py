@@ -1,4 +1,5 @@
-"""The printable map page: a title, the map, a legend and the seed that redraws it."""
+"""The printable map page: a title, the map, a legend, its seed and the command that redraws
+it. ``printshop map`` and the print-and-play file's map sheet both draw it with map_sheet."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from ...impose import Page
 from ...text import text_box
 from .draw import Icon, Palette, draw_map
 from .model import WorldMap
+from .seed import parse_seed
 from .variant import variant
 
 MARGIN = 12.0
@@ -55,28 +57,34 @@ def _facts(world: WorldMap) -> str:
     return " · ".join(parts)
 
 
+def map_sheet(world: WorldMap, x: float, y: float, w: float, h: float, palette: Palette,
+              icon: Icon, game_name: str = "PocketCiv") -> str:
+    """Draw a full-size map in the box: title, facts, seed and command, the map, its key."""
+    out = [text_box(f"{game_name} · {world.name or 'a world to play'}", x, y, w * 0.55, 11,
+                    size=20, min_size=12, font="title", color=palette.ink, wrap=False),
+           text_box(_facts(world), x, y + 11, w * 0.55, 5, size=9, min_size=7,
+                    color=palette.ink, wrap=False)]
+    if world.seed:
+        seed = parse_seed(world.seed)
+        out.append(text_box(f"Seed **{world.seed}** · {variant(world.variant).title} variant",
+                            x + w * 0.55, y + 1, w * 0.45, 6, size=11, min_size=7,
+                            color=palette.ink, align="right", wrap=False))
+        out.append(text_box(f"Print it again: **{seed.command()}**", x + w * 0.4, y + 8,
+                            w * 0.6, 4, size=7.5, min_size=6, color=palette.border,
+                            align="right", wrap=False))
+    top = y + 19
+    bottom = y + h - 9
+    out.append(draw_map(world, x, top, w, bottom - top, palette, icon))
+    out.append(legend(x, bottom + 3, w, palette, icon))
+    return "".join(str(p) for p in out)
+
+
 def map_page(world: WorldMap, paper: str, palette: Palette, icon: Icon,
              game_name: str = "PocketCiv") -> Page:
     """Lay out one landscape page with the map, its legend and its seed."""
     pw, ph = paper_size(paper)
     w, h = ph, pw
-    inner = w - 2 * MARGIN
-    out = [text_box(f"{game_name} · {world.name or 'a world to play'}", MARGIN, MARGIN,
-                    inner * 0.62, 11, size=20, font="title", color=palette.ink,
-                    wrap=False),
-           text_box(_facts(world), MARGIN, MARGIN + 11, inner * 0.7, 5, size=9,
-                    color=palette.ink, wrap=False)]
-    if world.seed:
-        out.append(text_box(f"Seed **{world.seed}**", MARGIN + inner * 0.62, MARGIN + 1,
-                            inner * 0.38, 6, size=11, color=palette.ink, align="right",
-                            wrap=False))
-        out.append(text_box("printshop draws this same map again from its seed",
-                            MARGIN + inner * 0.5, MARGIN + 8, inner * 0.5, 4, size=7.5,
-                            color=palette.border, align="right", wrap=False))
-    top = MARGIN + 19
-    bottom = h - MARGIN - LABEL_BAND - 9
-    out.append(draw_map(world, MARGIN, top, inner, bottom - top, palette, icon))
-    out.append(legend(MARGIN, bottom + 3, inner, palette, icon))
+    body = map_sheet(world, MARGIN, MARGIN, w - 2 * MARGIN, h - 2 * MARGIN - LABEL_BAND,
+                     palette, icon, game_name)
     label = f"{game_name} · map {world.seed}" if world.seed else f"{game_name} · map"
-    return Page(w, h, [str(p) for p in out], side="sheet", label=label)
-
+    return Page(w, h, [body], side="sheet", label=label)
