@@ -3,6 +3,8 @@ it. ``printshop map`` and the print-and-play file's map sheet both draw it with 
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ...geometry import LABEL_BAND, paper_size
 from ...impose import Page
 from ...text import text_box
@@ -20,19 +22,25 @@ LEGEND = (("mountain", "Mountain"), ("volcano", "Volcano"), ("forest", "Forest")
 def legend(x: float, y: float, w: float, palette: Palette, icon: Icon, size: float = 4.5,
            pt: float = 8.0, columns: int = 10) -> str:
     """Draw the map's key, ``columns`` to a row: icons, then the Frontier and Sea swatches."""
-    items = [(icon(name, 0, 0, size), label) for name, label in LEGEND]
     swatch = size * 1.4
-    items.append((f'<rect x="0" y="{size * 0.15:.2f}" width="{swatch:.2f}" '
-                  f'height="{size * 0.7:.2f}" fill="{palette.frontier}" '
-                  f'stroke="{palette.frontier_ink}" stroke-width="0.25" '
-                  f'stroke-dasharray="1.2 0.8"/>', "Frontier"))
-    items.append((f'<rect x="0" y="{size * 0.15:.2f}" width="{swatch:.2f}" '
-                  f'height="{size * 0.7:.2f}" fill="{palette.sea}"/>', "Sea"))
+    # Swatches are drawn in page coordinates, not under a transform: the low-ink rewrite
+    # treats shapes under a transform as icon details and would darken their pale fills.
+    def band(fill: str, stroke: str) -> Callable[[float, float], str]:
+        return lambda x0, y0: (f'<rect x="{x0:.2f}" y="{y0 + size * 0.15:.2f}" '
+                               f'width="{swatch:.2f}" height="{size * 0.7:.2f}" '
+                               f'fill="{fill}"{stroke}/>')
+
+    items = [((lambda x0, y0, n=name: f'<g transform="translate({x0:.2f} {y0:.2f})">'
+               f'{icon(n, 0, 0, size)}</g>'), label) for name, label in LEGEND]
+    items.append((band(palette.frontier, f' stroke="{palette.frontier_ink}" stroke-width='
+                                         '"0.25" stroke-dasharray="1.2 0.8"'), "Frontier"))
+    items.append((band(palette.sea, f' stroke="{palette.sea_ink}" stroke-width="0.2"'),
+                  "Sea"))
     step = w / columns
     out = []
     for n, (mark, label) in enumerate(items):
         cx, cy = x + (n % columns) * step, y + (n // columns) * size * 1.5
-        out.append(f'<g transform="translate({cx:.2f} {cy:.2f})">{mark}</g>')
+        out.append(mark(cx, cy))
         out.append(str(text_box(label, cx + swatch + 0.8, cy, step - swatch - 1.0, size,
                                 size=pt, min_size=7, color=palette.ink, valign="middle",
                                 wrap=False)))
