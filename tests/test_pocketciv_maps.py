@@ -526,10 +526,11 @@ def test_every_scenario_page_prints_its_seed(built_pocketciv, pocketciv):
         if "seed" in entry["map"]:
             seed = parse_seed(entry["map"]["seed"])
             assert f"Map seed {seed} · {variant(seed.variant).title} variant" in page
-            assert f"Full size: printshop map pocketciv --seed {seed.number} --variant " \
+            assert f"full size: printshop map pocketciv --seed {seed.number} --variant " \
                    f"{seed.variant}" in page
         else:
             assert f"Map {entry['map']['name']}" in page and "has no seed" in page
+        assert f"pieces set out: printshop map pocketciv --scenario {entry['id']}" in page
 
 
 def test_the_map_sheet_is_the_same_bytes_every_time(pocketciv):
@@ -604,3 +605,29 @@ def test_a_seed_whose_map_fails_validation_stops_the_build(game_copy, tmp_path, 
                                    "[pocketciv.map-sheet] map: the map of seed m1-standard-7 "
                                    "breaks [pocketciv.map.setup-tribes]")
     assert not (tmp_path / "out").exists()
+
+
+def test_map_command_prints_a_scenarios_map_with_its_pieces(tmp_path):
+    for scenario in ("brickfields", "first-fires"):
+        result = CliRunner().invoke(main, ["map", "pocketciv", "--scenario", scenario,
+                                           "--out", str(tmp_path)])
+        assert result.exit_code == 0, result.output
+    world = read(tmp_path / "first-fires.yaml")
+    assert world.setup == "preset" and world.seed == "m1-standard-12"
+    assert sum(r.tribes for r in world.regions) == 8          # the scenario's Tribes
+    assert validate_map(world) == [] and validate_map(read(tmp_path / "brickfields.yaml")) == []
+    page = " ".join(_pdf_text(tmp_path / "brickfields.pdf").split())
+    assert "Brickfields" in page and "Drawn by hand · Standard variant" in page
+    assert "printshop map pocketciv --scenario brickfields" in page
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["--scenario", "atlantis"], 1, "there is no scenario 'atlantis'; the scenarios are "
+                                    "first-fires"),
+    ([], 2, "give either --seed or --scenario"),
+    (["--seed", "4", "--scenario", "brickfields"], 2, "give either --seed or --scenario"),
+])
+def test_map_command_wants_a_seed_or_a_scenario(tmp_path, args, code, message):
+    result = CliRunner().invoke(main, ["map", "pocketciv", *args, "--out", str(tmp_path)])
+    assert result.exit_code == code and message in result.output
+    assert "Traceback" not in result.output

@@ -66,20 +66,23 @@ def _facts(world: WorldMap) -> str:
 
 
 def map_sheet(world: WorldMap, x: float, y: float, w: float, h: float, palette: Palette,
-              icon: Icon, game_name: str = "PocketCiv") -> str:
-    """Draw a full-size map in the box: title, facts, seed and command, the map, its key."""
+              icon: Icon, game_name: str = "PocketCiv", command: str | None = None) -> str:
+    """Draw a full-size map in the box: title, facts, seed and command, the map, its key.
+
+    ``command`` prints this page again; by default the seed's own command."""
     out = [text_box(f"{game_name} · {world.name or 'a world to play'}", x, y, w * 0.55, 11,
                     size=20, min_size=12, font="title", color=palette.ink, wrap=False),
            text_box(_facts(world), x, y + 11, w * 0.55, 5, size=9, min_size=7,
                     color=palette.ink, wrap=False)]
-    if world.seed:
-        seed = parse_seed(world.seed)
-        out.append(text_box(f"Seed **{world.seed}** · {variant(world.variant).title} variant",
-                            x + w * 0.55, y + 1, w * 0.45, 6, size=11, min_size=7,
-                            color=palette.ink, align="right", wrap=False))
-        out.append(text_box(f"Print it again: **{seed.command()}**", x + w * 0.4, y + 8,
-                            w * 0.6, 4, size=7.5, min_size=6, color=palette.border,
-                            align="right", wrap=False))
+    kind = f"{variant(world.variant).title} variant"
+    origin = f"Seed **{world.seed}** · {kind}" if world.seed else f"Drawn by hand · {kind}"
+    out.append(text_box(origin, x + w * 0.55, y + 1, w * 0.45, 6, size=11, min_size=7,
+                        color=palette.ink, align="right", wrap=False))
+    command = command or (parse_seed(world.seed).command() if world.seed else None)
+    if command:
+        out.append(text_box(f"Print it again: **{command}**", x + w * 0.4, y + 8, w * 0.6, 4,
+                            size=7.5, min_size=6, color=palette.border, align="right",
+                            wrap=False))
     top = y + 19
     bottom = y + h - 9
     out.append(draw_map(world, x, top, w, bottom - top, palette, icon))
@@ -88,11 +91,11 @@ def map_sheet(world: WorldMap, x: float, y: float, w: float, h: float, palette: 
 
 
 def map_page(world: WorldMap, paper: str, palette: Palette, icon: Icon,
-             game_name: str = "PocketCiv") -> Page:
+             game_name: str = "PocketCiv", command: str | None = None) -> Page:
     """Lay out one landscape page with the map, its legend and its seed."""
     pw, ph = paper_size(paper)
     w, h = ph, pw
     body = map_sheet(world, MARGIN, MARGIN, w - 2 * MARGIN, h - 2 * MARGIN - LABEL_BAND,
-                     palette, icon, game_name)
-    label = f"{game_name} · map {world.seed}" if world.seed else f"{game_name} · map"
+                     palette, icon, game_name, command)
+    label = f"{game_name} · map {world.name or world.seed or ''}".rstrip()
     return Page(w, h, [body], side="sheet", label=label)

@@ -297,17 +297,21 @@ def pocketciv_map(entry, x, y, w, h, style, icon, low_ink=False) -> Markup:
 @template_global("pocketciv_map_origin")
 def pocketciv_map_origin(entry) -> dict:
     """Return where a scenario's map comes from: its seed, variant and the command that
-    prints it full size, or (for a map drawn by hand) its name and variant."""
+    prints it full size (or, drawn by hand, its name), and the command that prints it with
+    the scenario's pieces set out."""
     from .variant import variant, variant_names
 
-    raw = dict(entry).get("map") or {}
+    entry = dict(entry)
+    raw = entry.get("map") or {}
+    as_set_out = f"printshop map pocketciv --scenario {entry.get('id')}"
     if "seed" in raw and "regions" not in raw:
         seed = parse_seed(raw["seed"])
         return {"seed": str(seed), "variant": variant(seed.variant).title,
-                "command": seed.command(), "name": ""}
+                "command": seed.command(), "scenario_command": as_set_out, "name": ""}
     named = raw.get("variant", "standard")
     title = variant(named).title if named in variant_names() else str(named)
-    return {"seed": "", "variant": title, "command": "", "name": str(raw.get("name", ""))}
+    return {"seed": "", "variant": title, "command": "", "scenario_command": as_set_out,
+            "name": str(raw.get("name", ""))}
 
 
 @template_global("pocketciv_map_legend")
