@@ -189,7 +189,8 @@ def _variant_names():
 @paper_option
 @project_option
 def map_command(game, seed, scenario, variant, count, out_dir, paper, project_dir):
-    """Draw seeded, legal maps for GAME: a map file (YAML) and a printable page (PDF) each."""
+    """Draw seeded, legal maps for GAME, or a scenario's map: a map file (YAML) and a
+    printable page (PDF) each."""
     from .games.pocketciv_maps.atlas import make_maps, make_scenario_map
 
     if (seed is None) == (scenario is None):
