@@ -209,8 +209,10 @@ def _variant_names():
 
 @main.command("map", short_help="Draw seeded, legal PocketCiv maps.")
 @click.argument("game", type=click.Choice(["pocketciv"]))
-@click.option("--seed", required=True,
+@click.option("--seed", default=None,
               help="A whole number, or a printed seed such as m1-standard-42.")
+@click.option("--scenario", default=None,
+              help="Instead of a seed: a scenario's map with its pieces set out (its id).")
 @click.option("--variant", type=click.Choice(_variant_names()), default=None,
               help="The kind of map (default: standard, or the one a printed seed names).")
 @click.option("--count", type=click.IntRange(1, 1000), default=1, show_default=True,
@@ -219,12 +221,18 @@ def _variant_names():
               show_default=True, help="Where to write the map files and pages.")
 @paper_option
 @project_option
-def map_command(game, seed, variant, count, out_dir, paper, project_dir):
-    """Draw seeded, legal maps for GAME: a map file (YAML) and a printable page (PDF) each."""
-    from .games.pocketciv_maps.atlas import make_maps
+def map_command(game, seed, scenario, variant, count, out_dir, paper, project_dir):
+    """Draw seeded, legal maps for GAME, or a scenario's map: a map file (YAML) and a
+    printable page (PDF) each."""
+    from .games.pocketciv_maps.atlas import make_maps, make_scenario_map
 
+    if (seed is None) == (scenario is None):
+        raise click.UsageError("map: give either --seed or --scenario")
     try:
-        written = make_maps(seed, variant, count, out_dir, paper, project_dir)
+        if scenario is not None:
+            written = make_scenario_map(scenario, out_dir, paper, project_dir)
+        else:
+            written = make_maps(seed, variant, count, out_dir, paper, project_dir)
     except PrintshopError as exc:
         _fail(exc)
     for path in written:

@@ -82,6 +82,9 @@ class SheetComponent(ComponentBase):
     orientation: Literal["portrait", "landscape"] = "portrait"
     data: str | None = None
     duplex: bool = False
+    # Settings the template reads as ``params`` (a map's seed, say) when a data file is more
+    # than the sheet needs; a game module's rule may check them.
+    params: dict[str, Any] = Field(default_factory=dict)
 
 
 class BoardComponent(ComponentBase):

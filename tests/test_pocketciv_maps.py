@@ -421,3 +421,215 @@ def _broken_book(game_copy, change):
 ])
 def test_a_broken_scenario_names_its_rule(game_copy, rule_id, change):
     assert _broken_book(game_copy, change) == {rule_id}
+
+
+# The maps in the print-and-play file ------------------------------------------------------------
+
+def _pdf_text(pdf: Path, page: int | None = None, crop: tuple | None = None) -> str:
+    """Return a PDF's text (one page, or part of one) as pdftotext reads it."""
+    import shutil
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    args = ["pdftotext"]
+    if page is not None:
+        args += ["-f", str(page), "-l", str(page)]
+    if crop is not None:
+        args += ["-x", str(crop[0]), "-y", str(crop[1]), "-W", str(crop[2]), "-H", str(crop[3])]
+    return subprocess.run(args + [str(pdf), "-"], check=True, capture_output=True,
+                          text=True).stdout
+
+
+@pytest.fixture(scope="module")
+def built_pocketciv(tmp_path_factory):
+    """Build PocketCiv once into a fresh folder; return that game's output folder."""
+    from printshop.build import build
+    from printshop.geometry import PrintOptions
+
+    out = tmp_path_factory.mktemp("pocketciv-build")
+    build(Project.open(None), ["pocketciv"], PrintOptions(), out, jobs=1)
+    return out / "pocketciv"
+
+
+def _pages(pdf: Path) -> list[str]:
+    from pypdf import PdfReader
+    return [_pdf_text(pdf, n + 1) for n in range(len(PdfReader(str(pdf)).pages))]
+
+
+def test_the_shipped_map_seed_draws_a_legal_map(pocketciv):
+    from printshop.games.pocketciv_maps.printed import map_sheets, sheet_world
+    from printshop.rules import validate
+
+    sheets = [part for _, part in map_sheets(pocketciv)]
+    assert [p.id for p in sheets] == ["map"]
+    world = sheet_world(sheets[0].spec.params)
+    assert world.variant == "standard" and world.setup == "random"
+    assert validate_map(world) == []
+    assert [p for p in validate(pocketciv) if p.rule == "pocketciv.map-sheet"] == []
+
+
+def test_the_print_and_play_file_holds_the_map_with_its_seed_and_command(built_pocketciv,
+                                                                         pocketciv):
+    params = pocketciv.part("map").spec.params
+    seed = parse_seed(params["seed"], params["variant"])
+    pages = _pages(built_pocketciv / "pocketciv-print-and-play.pdf")
+    found = [text for text in pages if f"Seed {seed}" in text]
+    assert len(found) == 1
+    page = " ".join(found[0].split())
+    assert "Standard variant" in page
+    assert f"printshop map pocketciv --seed {seed.number} --variant standard" in page
+    # The full-size map shows all eight regions and the key.
+    for word in ("FRONTIER", "SEA", "Mountain", "Forest", "Desert", "Tribe"):
+        assert word in page
+    assert {str(n) for n in range(1, 9)} <= set(page.split())
+
+
+def test_the_print_and_play_file_holds_a_blank_map(built_pocketciv):
+    pages = _pages(built_pocketciv / "pocketciv-print-and-play.pdf")
+    found = [" ".join(t.split()) for t in pages if "draw your own world" in t]
+    assert len(found) == 1
+    blank = found[0]
+    for words in ("8 Regions", "Frontier", "4 or 5 Regions", "Mountain in 5 Regions",
+                  "Forest in 5", "Desert", "3 Tribes", "Region numbers", "Map key",
+                  "Three lines meet"):
+        assert words in blank, words
+    assert "Seed m1-" not in blank
+
+
+def test_the_map_sheets_are_landscape_pages_of_the_chosen_paper(pocketciv):
+    from pypdf import PdfReader
+
+    from printshop.build import render_component
+    from printshop.geometry import PrintOptions
+
+    for paper, long_side in (("a4", 297), ("letter", 279.4)):
+        for cid in ("map", "blank-map"):
+            built = render_component(pocketciv, cid, PrintOptions(paper=paper))
+            reader = PdfReader(io.BytesIO(built.pdf))
+            assert len(reader.pages) == 1
+            box = reader.pages[0].mediabox
+            assert round(float(box.width) * 25.4 / 72, 1) == long_side
+            assert float(box.width) > float(box.height)
+
+
+def test_every_scenario_page_prints_its_seed(built_pocketciv, pocketciv):
+    from pypdf import PdfReader
+
+    pdf = built_pocketciv / "scenarios.pdf"
+    reader = PdfReader(str(pdf))
+    halves = []
+    for n, page in enumerate(reader.pages):
+        w, h = float(page.mediabox.width), float(page.mediabox.height)
+        for left in (0, w / 2):
+            halves.append(" ".join(_pdf_text(pdf, n + 1, (int(left), 0, int(w / 2),
+                                                            int(h))).split()))
+    for i, entry in enumerate(pocketciv.part("scenarios").data["pages"]):
+        [page] = [t for t in halves if f"SCENARIO {i + 1} " in t]
+        assert entry["title"] in page
+        if "seed" in entry["map"]:
+            seed = parse_seed(entry["map"]["seed"])
+            assert f"Map seed {seed} · {variant(seed.variant).title} variant" in page
+            assert f"full size: printshop map pocketciv --seed {seed.number} --variant " \
+                   f"{seed.variant}" in page
+        else:
+            assert f"Map {entry['map']['name']}" in page and "has no seed" in page
+        assert f"pieces set out: printshop map pocketciv --scenario {entry['id']}" in page
+
+
+def test_the_map_sheet_is_the_same_bytes_every_time(pocketciv):
+    from printshop.build import render_component
+    from printshop.geometry import PrintOptions
+
+    first = render_component(pocketciv, "map", PrintOptions())
+    assert render_component(pocketciv, "map", PrintOptions()).pdf == first.pdf
+    low = render_component(pocketciv, "map", PrintOptions(low_ink=True))
+    assert low.pdf != first.pdf
+
+
+def _map_index(root: Path) -> int:
+    """Return the place of the map sheet among the manifest's components."""
+    data = yaml.safe_load((root / "data" / "pocketciv" / "game.yaml").read_text("utf-8"))
+    return [c["id"] for c in data["components"]].index("map")
+
+
+def _with_map_params(game_copy, params):
+    """Copy PocketCiv with other settings for its map sheet; return the project folder."""
+    from conftest import edit_yaml
+
+    def change(data):
+        data["components"][_map_index(root)]["params"] = params
+
+    root = game_copy("pocketciv")
+    edit_yaml(root / "data" / "pocketciv" / "game.yaml", change)
+    return root
+
+
+@pytest.mark.parametrize("params, key, message", [
+    ({"seed": "m1-islands-7", "variant": "standard"}, "seed", "is for the islands variant"),
+    ({"seed": 7, "variant": "mainland"}, "variant", "unknown variant 'mainland'"),
+    ({"seed": "m9-standard-7"}, "seed", "cannot draw"),
+    ({"seed": 7, "colour": "red"}, "colour", "accepted keys: seed, variant"),
+])
+def test_a_map_sheet_seed_that_names_no_map_stops_the_build_at_its_key(game_copy, tmp_path,
+                                                                     params, key, message):
+    from printshop.build import build
+    from printshop.errors import PrintshopError
+    from printshop.geometry import PrintOptions
+
+    root = _with_map_params(game_copy, params)
+    with pytest.raises(PrintshopError) as caught:
+        build(Project.open(root), ["pocketciv"], PrintOptions(), tmp_path / "out", jobs=1)
+    [problem] = caught.value.problems
+    assert problem.file == "data/pocketciv/game.yaml"
+    assert problem.rule == "pocketciv.map-sheet"
+    assert problem.path == ("components", _map_index(root), "params", key)
+    assert message in problem.message
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_seed_whose_map_fails_validation_stops_the_build(game_copy, tmp_path, monkeypatch):
+    from printshop.build import build
+    from printshop.errors import PrintshopError
+    from printshop.games.pocketciv_maps import validate as validate_module
+    from printshop.games.pocketciv_maps.validate import Flaw
+    from printshop.geometry import PrintOptions
+
+    real = validate_module.validate_map
+    broken = Flaw("pocketciv.map.setup-tribes", "the world starts with 2 Tribes; it needs 3")
+    monkeypatch.setattr(validate_module, "validate_map",
+                        lambda world: real(world) + ([broken] if world.seed ==
+                                                     "m1-standard-7" else []))
+    root = _with_map_params(game_copy, {"seed": 7, "variant": "standard"})
+    with pytest.raises(PrintshopError) as caught:
+        build(Project.open(root), ["pocketciv"], PrintOptions(), tmp_path / "out", jobs=1)
+    [problem] = caught.value.problems
+    assert str(problem).startswith(f"data/pocketciv/game.yaml: components[{_map_index(root)}]"
+                                   ".params.seed: "
+                                   "[pocketciv.map-sheet] map: the map of seed m1-standard-7 "
+                                   "breaks [pocketciv.map.setup-tribes]")
+    assert not (tmp_path / "out").exists()
+
+
+def test_map_command_prints_a_scenarios_map_with_its_pieces(tmp_path):
+    for scenario in ("brickfields", "first-fires"):
+        result = CliRunner().invoke(main, ["map", "pocketciv", "--scenario", scenario,
+                                           "--out", str(tmp_path)])
+        assert result.exit_code == 0, result.output
+    world = read(tmp_path / "first-fires.yaml")
+    assert world.setup == "preset" and world.seed == "m1-standard-12"
+    assert sum(r.tribes for r in world.regions) == 8          # the scenario's Tribes
+    assert validate_map(world) == [] and validate_map(read(tmp_path / "brickfields.yaml")) == []
+    page = " ".join(_pdf_text(tmp_path / "brickfields.pdf").split())
+    assert "Brickfields" in page and "Drawn by hand · Standard variant" in page
+    assert "printshop map pocketciv --scenario brickfields" in page
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["--scenario", "atlantis"], 1, "there is no scenario 'atlantis'; the scenarios are "
+                                    "first-fires"),
+    ([], 2, "give either --seed or --scenario"),
+    (["--seed", "4", "--scenario", "brickfields"], 2, "give either --seed or --scenario"),
+])
+def test_map_command_wants_a_seed_or_a_scenario(tmp_path, args, code, message):
+    result = CliRunner().invoke(main, ["map", "pocketciv", *args, "--out", str(tmp_path)])
+    assert result.exit_code == code and message in result.output
+    assert "Traceback" not in result.output

@@ -18,7 +18,7 @@ def render_sheet(game: Game, part: Part, opts: PrintOptions):
     ctx = base_context(game, opts)
     pages = []
     for index in range(spec.pages):
-        page_ctx = {**ctx, "data": part.data, "area": area,
+        page_ctx = {**ctx, "data": part.data, "params": spec.params, "area": area,
                     "page": {"index": index, "number": index + 1, "count": spec.pages,
                              "width": w, "height": h}}
         body = draw(game, spec.template, page_ctx, f"page {index + 1} of {spec.id}")

@@ -6,11 +6,12 @@ are pure functions of their inputs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...errors import PrintshopError, Problem
 from ...loader import load_game
+from ...models import Game
 from ...output import write_files
 from ...project import Project
 from ...source import Document
@@ -19,6 +20,7 @@ from .draw import Icon, Palette
 from .generate import generate
 from .model import dump_map, load_map
 from .page import map_page
+from .scenario import BOOK, ScenarioError, scenario_map
 from .seed import Seed, SeedError, parse_seed
 from .validate import MAP_RULES, Flaw, validate_map
 
@@ -39,11 +41,15 @@ class Look:
         return lambda name, x, y, size: str(icon_svg(self.icons[name], x, y, size))
 
 
-def game_look(project: Project) -> Look:
-    """Read the PocketCiv game's style colours and icons from the project."""
-    game = load_game(project.game(GAME))
+def look_of(game: Game) -> Look:
+    """Return how the game draws its maps."""
     return Look(game.manifest.name, Palette.from_style(game.manifest.style.colors),
                 game.icons)
+
+
+def game_look(project: Project) -> Look:
+    """Read the PocketCiv game's style colours and icons from the project."""
+    return look_of(load_game(project.game(GAME)))
 
 
 def problems_from(flaws: list[Flaw], doc: Document) -> list[Problem]:
@@ -125,3 +131,47 @@ def make_maps(seed: str, variant: str | None, count: int, out_dir: str | Path,
     for s in seeds:
         files.update(map_files(s, look, paper))
     return write_files(Path(out_dir), files)
+
+
+def scenario_command(scenario_id: str) -> str:
+    """Return the command that prints a scenario's map full size."""
+    return f"printshop map pocketciv --scenario {scenario_id}"
+
+
+def scenario_files(game: Game, scenario_id: str, paper: str) -> dict[str, bytes]:
+    """Return the map file and full-size page of one scenario's map, its presets set out."""
+    from ...pdf import pages_to_pdf
+
+    pages = (game.part(BOOK).data or {}).get("pages") or []
+    found = [(i, e) for i, e in enumerate(pages) if isinstance(e, dict)
+             and e.get("id") == scenario_id]
+    if not found:
+        known = ", ".join(str(e.get("id")) for e in pages if isinstance(e, dict))
+        raise PrintshopError(Problem("--scenario", f"there is no scenario '{scenario_id}'; "
+                                     f"the scenarios are {known}"))
+    i, entry = found[0]
+    try:
+        world = replace(scenario_map(entry), name=str(entry.get("title", scenario_id)))
+    except ScenarioError as exc:
+        raise PrintshopError(Problem(game.part(BOOK).data_file or BOOK, str(exc),
+                                     ("pages", i) + exc.path)) from None
+    flaws = validate_map(world)
+    if flaws:
+        raise PrintshopError([Problem(game.part(BOOK).data_file or BOOK, f.message,
+                                      ("pages", i, "map") + f.at, None, f.rule)
+                              for f in flaws], "the scenario's map is not legal")
+    look = look_of(game)
+    command = scenario_command(scenario_id)
+    header = (f"PocketCiv scenario map: {world.name}, as the scenario sets it out.\n"
+              f"Draw it again: {command}")
+    page = map_page(world, paper, look.palette, look.icon(), look.name, command)
+    pdf = pages_to_pdf([page], f"{look.name} — map of {world.name}")
+    return {f"{scenario_id}.yaml": dump_map(world, header).encode("utf-8"),
+            f"{scenario_id}.pdf": pdf}
+
+
+def make_scenario_map(scenario_id: str, out_dir: str | Path, paper: str = "a4",
+                      project_dir: str | Path | None = None) -> list[Path]:
+    """Write a scenario's map file and full-size page; return their paths."""
+    game = load_game(Project.open(project_dir).game(GAME))
+    return write_files(Path(out_dir), scenario_files(game, scenario_id, paper))

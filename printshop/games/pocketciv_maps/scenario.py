@@ -291,7 +291,27 @@ def pocketciv_map(entry, x, y, w, h, style, icon, low_ink=False) -> Markup:
     if low_ink:
         palette = palette.low_ink()
     return Markup(draw_map(world, float(x), float(y), float(w), float(h), palette,
-                           _icon(icon)))
+                           icon_adapter(icon)))
+
+
+@template_global("pocketciv_map_origin")
+def pocketciv_map_origin(entry) -> dict:
+    """Return where a scenario's map comes from: its seed, variant and the command that
+    prints it full size (or, drawn by hand, its name), and the command that prints it with
+    the scenario's pieces set out."""
+    from .variant import variant, variant_names
+
+    entry = dict(entry)
+    raw = entry.get("map") or {}
+    as_set_out = f"printshop map pocketciv --scenario {entry.get('id')}"
+    if "seed" in raw and "regions" not in raw:
+        seed = parse_seed(raw["seed"])
+        return {"seed": str(seed), "variant": variant(seed.variant).title,
+                "command": seed.command(), "scenario_command": as_set_out, "name": ""}
+    named = raw.get("variant", "standard")
+    title = variant(named).title if named in variant_names() else str(named)
+    return {"seed": "", "variant": title, "command": "", "scenario_command": as_set_out,
+            "name": str(raw.get("name", ""))}
 
 
 @template_global("pocketciv_map_legend")
@@ -301,9 +321,9 @@ def pocketciv_map_legend(x, y, w, style, icon, size=4.0, pt=7.5, columns=5) -> M
     from .page import legend
 
     return Markup(legend(float(x), float(y), float(w), Palette.from_style(dict(style)),
-                         _icon(icon), float(size), float(pt), int(columns)))
+                         icon_adapter(icon), float(size), float(pt), int(columns)))
 
 
-def _icon(icon):
+def icon_adapter(icon):
     """Adapt the template's icon helper to the drawing code."""
     return lambda name, x, y, size: str(icon(name, x, y, size))

@@ -32,6 +32,12 @@ class Seed:
     def __str__(self) -> str:
         return f"{self.algorithm}-{self.variant}-{self.number}"
 
+    def command(self) -> str:
+        """Return the command that prints this map at full size."""
+        if self.algorithm == ALGORITHM:
+            return f"printshop map pocketciv --seed {self.number} --variant {self.variant}"
+        return f"printshop map pocketciv --seed {self}"
+
     def stream(self, stage: str) -> random.Random:
         """Return the random stream of one generator stage."""
         return random.Random(f"pocketciv-map/{self}/{stage}")
