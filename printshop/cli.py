@@ -308,8 +308,8 @@ def export_pod(game, project_dir, shop, out_dir, check_only):
         n = len(warnings)
         click.echo(f"pre-flight for {shop}: {n} warning{'s' if n != 1 else ''}")
         sys.exit(1 if warnings else 0)
-    click.echo(f"wrote {len(written)} files to {written[0].parent if written else out_dir}; "
-               "see README.txt there")
+    readme = next(p for p in written if p.name == "README.txt")
+    click.echo(f"wrote {len(written)} files; what to upload and how: {readme}")
 
 
 @main.command()
