@@ -197,7 +197,7 @@ def local(url: str) -> Path:
 
 def check_save(save: dict, game) -> None:
     """Check a TTS save against the game: references, grids, copies and images."""
-    decks = [p for p in game.parts if p.kind in ("deck", "tokens")]
+    decks = [p for p in game.parts if p.kind == "deck"]
     objects = [o for o in save["ObjectStates"] if o["Name"] in ("DeckCustom", "Card")]
     assert len(objects) == len(decks)
     keys = set()
@@ -238,24 +238,27 @@ def test_tts_save_references_every_card_and_copy(example_tts):
     save = json.loads((example_tts / "lantern-fair.json").read_text())
     game = load_one(Project.open(EXAMPLE), "lantern-fair")
     check_save(save, game)
-    stalls, coins, aid = save["ObjectStates"]
+    stalls, *coins, aid = save["ObjectStates"]
     assert stalls["DeckIDs"] == [100, 101, 102, 103, 104, 105]
     assert stalls["CustomDeck"]["1"]["UniqueBack"] is False       # one back for all stalls
-    assert coins["CustomDeck"]["2"]["UniqueBack"] is True         # each coin's back differs
-    assert coins["CustomDeck"]["2"]["Type"] == 4                  # round tokens
-    assert coins["DeckIDs"] == [200] * 12 + [201] * 6
+    # tokens: a stackable round tile per copy, each with its own face and back
+    assert [c["Nickname"] for c in coins] == ["One"] * 12 + ["Three"] * 6
+    assert {c["Name"] for c in coins} == {"Custom_Tile"}
+    assert {c["CustomImage"]["CustomTile"]["Type"] for c in coins} == {2}
+    assert {local(c["CustomImage"]["ImageSecondaryURL"]).name for c in coins} == \
+        {"lantern-fair-coins-one-back.png", "lantern-fair-coins-three-back.png"}
     assert aid["Name"] == "Custom_Tile" and local(aid["CustomImage"]["ImageURL"]).is_file()
 
 
 def test_tts_sheets_have_the_grid_geometry_and_hold_the_cards(example_tts):
     save = json.loads((example_tts / "lantern-fair.json").read_text())
     game = load_one(Project.open(EXAMPLE), "lantern-fair")
-    decks = [p for p in game.parts if p.kind in ("deck", "tokens")]
+    decks = [p for p in game.parts if p.kind == "deck"]
     for obj, part in zip(save["ObjectStates"], decks):
         (key, entry), = obj["CustomDeck"].items()
         face, back = local(entry["FaceURL"]), local(entry["BackURL"])
         assert face.parent == example_tts and face.is_file() and back.is_file()
-        w, h = card_pixels(63, 88, 150) if part.id == "stalls" else card_pixels(25, 25, 150)
+        w, h = card_pixels(63, 88, 150)
         sheet = Image.open(face)
         assert sheet.size == (entry["NumWidth"] * w, entry["NumHeight"] * h)
         assert Image.open(back).size == ((w, h) if not entry["UniqueBack"] else sheet.size)
@@ -318,9 +321,8 @@ def test_a_deck_beyond_69_cards_continues_on_a_second_sheet(tmp_path):
         {"1": (10, 7), "2": (7, 1)}
     assert sorted(set(stalls["DeckIDs"])) == list(range(100, 169)) + list(range(200, 206))
     w, h = card_pixels(63, 88, 50)
-    assert Image.open(out / "stalls-1.png").size == (10 * w, 7 * h)
-    assert Image.open(out / "stalls-2.png").size == (7 * w, h)
-    assert save["ObjectStates"][1]["CustomDeck"].keys() == {"3"}
+    assert Image.open(out / "lantern-fair-stalls-1.png").size == (10 * w, 7 * h)
+    assert Image.open(out / "lantern-fair-stalls-2.png").size == (7 * w, h)
 
 
 def test_tts_export_of_a_builtin_game(tmp_path):
