@@ -351,6 +351,9 @@ def test_png_per_card_at_the_dpi(tmp_path):
     coin = Image.open(tmp_path / "coins" / "one.png")
     assert coin.size == (98, 98) and coin.mode == "RGBA"
     assert coin.getpixel((0, 0))[3] == 0 and coin.getpixel((49, 49))[3] == 255  # round
+    # a pHYs chunk tells print tools the size: 100 dpi
+    assert Image.open(tmp_path / "stalls" / "goldfish.png").info["dpi"] == \
+        pytest.approx((100, 100), abs=0.01)
 
 
 def test_png_with_bleed_and_byte_identical_reruns(tmp_path):
