@@ -242,6 +242,8 @@ def map_command(game, seed, scenario, variant, count, out_dir, paper, project_di
 # The writers' names, listed here so that starting the CLI does not load the exporters;
 # tests/test_export.py checks they match export.decklist.FORMATS.
 DECKLIST_FORMATS = ("csv", "json", "md")
+# The shops of printshop/export/shops.yaml; tests/test_pod.py checks they match.
+POD_SHOPS = ("drivethrucards", "makeplayingcards", "printplaygames", "thegamecrafter")
 
 
 def _wrote(paths) -> None:
@@ -324,6 +326,38 @@ def export_png(game, project_dir, out_dir, dpi, with_bleed, deck, limit_items):
     except PrintshopError as exc:
         _fail(exc)
     click.echo(f"wrote {len(written)} images to {written[0].parent.parent}")
+
+
+@export.command("pod", short_help="Write the upload a print-on-demand shop asks for.")
+@click.argument("game")
+@project_option
+@click.option("--shop", required=True, type=click.Choice(POD_SHOPS),
+              help="The print-on-demand shop whose upload to write (printshop/export/shops.yaml).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Where to write the upload (default output/GAME/pod-SHOP).")
+@click.option("--check", "check_only", is_flag=True,
+              help="Only run the pre-flight check; exit 1 if it warns. Nothing is written.")
+@limit_option
+def export_pod(game, project_dir, shop, out_dir, check_only, limit_items):
+    """Write GAME's decks as SHOP's upload: sized images or PDF, README.txt with copies."""
+    from .export.pod import export_pod as run
+    from .limits import Limits, applied
+    from .project import Project
+
+    try:
+        with applied(Limits().with_values(limit_items)):
+            written, warnings = run(Project.open(project_dir), game, shop,
+                                    Path(out_dir) if out_dir else None, check_only)
+    except PrintshopError as exc:
+        _fail(exc)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if check_only:
+        n = len(warnings)
+        click.echo(f"pre-flight for {shop}: {n} warning{'s' if n != 1 else ''}")
+        sys.exit(1 if warnings else 0)
+    readme = next(p for p in written if p.name == "README.txt")
+    click.echo(f"wrote {len(written)} files; what to upload and how: {readme}")
 
 
 @main.command(short_help="Write a proof sheet: every distinct card once.")

@@ -43,7 +43,8 @@ def test_decklist_json_has_the_documented_shape_and_the_shipped_counts():
     result = run("export", "decklist", "lantern-fair", "--project", EXAMPLE, "--format", "json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"game", "decks"} and data["game"] == "lantern-fair"
+    assert set(data) == {"format", "game", "decks"} and data["game"] == "lantern-fair"
+    assert data["format"] == 2
     assert [d["id"] for d in data["decks"]] == ["stalls", "coins"]
     for deck in data["decks"]:
         assert set(deck) == {"id", "name", "cards"}
@@ -85,6 +86,66 @@ def test_nested_values_are_flattened_for_csv_and_markdown():
     assert list(csv.reader(io.StringIO(to_csv(deck)))) == [
         ["deck", "id", "name", "copies", "tags", "text"],
         ["d", "x", "A | B", "2", "p; q", "one\ntwo"]]
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_quoted():
+    deck = DeckList("g", "G", [ListedDeck("d", "Deck", [
+        ListedCard("x", '=HYPERLINK("http://evil")', 1, {
+            "a": "+1+1", "b": "-2+3", "c": "@SUM(A1)", "d": "\tx", "e": "\rx",
+            "n": "-3", "f": 2.5, "ok": "plain"})])])
+    rows = list(csv.reader(io.StringIO(to_csv(deck))))
+    assert rows[1] == ["d", "x", '\'=HYPERLINK("http://evil")', "1", "'+1+1", "'-2+3",
+                       "'@SUM(A1)", "'\tx", "\nx", "-3", "2.5", "plain"]
+
+
+def test_markdown_lets_no_html_image_or_carriage_return_through():
+    deck = DeckList("g", "G <i>", [ListedDeck("d", "<b>Deck</b>", [
+        ListedCard("x", "<img src=x onerror=alert(1)>", 1,
+                   {"text": "a\r\nb\rc ![pic](https://evil/x.png) <script>"})])])
+    md = to_markdown(deck)
+    assert "<img" not in md and "<script>" not in md and "<b>" not in md and "<i>" not in md
+    assert "\r" not in md and "![" not in md
+    assert "| `x` | &lt;img src=x onerror=alert(1)&gt; | 1 | a<br>b<br>c !\\[pic]" \
+           "(https://evil/x.png) &lt;script&gt; |" in md
+    assert md.startswith("# G &lt;i&gt;: deck list")
+
+
+def test_a_data_field_named_deck_keeps_its_own_column():
+    deck = DeckList("g", "G", [ListedDeck("suns", "Sun deck", [
+        ListedCard("ace", "Ace", 1, {"deck": "sun", "rank": "A"})])])
+    rows = list(csv.reader(io.StringIO(to_csv(deck))))
+    assert rows == [["deck", "id", "name", "copies", "field:deck", "rank"],
+                    ["suns", "ace", "Ace", "1", "sun", "A"]]
+    one = DeckList("g", "G", deck.decks, one_deck=True)
+    assert list(csv.reader(io.StringIO(to_csv(one)))) == [
+        ["id", "name", "copies", "deck", "rank"], ["ace", "Ace", "1", "sun", "A"]]
+
+
+def test_a_csv_deck_list_loads_back_as_the_same_deck(tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(EXAMPLE, project)
+    manifest = project / "data" / "lantern-fair" / "game.yaml"
+    data = project / "data" / "lantern-fair" / "stalls.yaml"
+    # a field named like the deck-id column, lists, text with markup, a formula-like cell
+    manifest.write_text(manifest.read_text().replace(
+        "      text: {type: text, max_length: 200}\n",
+        "      text: {type: text, max_length: 200}\n      deck: {type: str}\n"
+        "      tags: {type: list, items: {type: str}, default: []}\n", 1))
+    cards = yaml.safe_load(data.read_text())["cards"]
+    for n, card in enumerate(cards):
+        card.update(deck=["sun", "moon"][n % 2], tags=["a", "b"][: n % 3])
+    cards[0]["copies"] = 3
+    data.write_text(yaml.safe_dump({"cards": cards}, allow_unicode=True))
+    before = load_one(Project.open(project), "lantern-fair").part("stalls").cards
+    result = run("export", "decklist", "lantern-fair", "--project", project, "--deck",
+                 "stalls", "--format", "csv", "--out", tmp_path / "stalls.csv")
+    assert result.exit_code == 0, result.output
+    shutil.copy(tmp_path / "stalls.csv", data.with_suffix(".csv"))
+    manifest.write_text(manifest.read_text().replace("data: stalls.yaml", "data: stalls.csv"))
+    after = load_one(Project.open(project), "lantern-fair").part("stalls").cards
+    assert [(c.id, c.name, c.copies, c.fields) for c in after] == \
+        [(c.id, c.name, c.copies, c.fields) for c in before]
+    assert after[1].fields["deck"] == "moon" and after[2].fields["tags"] == ["a", "b"]
 
 
 def test_decklist_markdown_has_a_table_and_total_per_deck():
@@ -136,7 +197,7 @@ def local(url: str) -> Path:
 
 def check_save(save: dict, game) -> None:
     """Check a TTS save against the game: references, grids, copies and images."""
-    decks = [p for p in game.parts if p.kind in ("deck", "tokens")]
+    decks = [p for p in game.parts if p.kind == "deck"]
     objects = [o for o in save["ObjectStates"] if o["Name"] in ("DeckCustom", "Card")]
     assert len(objects) == len(decks)
     keys = set()
@@ -177,24 +238,27 @@ def test_tts_save_references_every_card_and_copy(example_tts):
     save = json.loads((example_tts / "lantern-fair.json").read_text())
     game = load_one(Project.open(EXAMPLE), "lantern-fair")
     check_save(save, game)
-    stalls, coins, aid = save["ObjectStates"]
+    stalls, *coins, aid = save["ObjectStates"]
     assert stalls["DeckIDs"] == [100, 101, 102, 103, 104, 105]
     assert stalls["CustomDeck"]["1"]["UniqueBack"] is False       # one back for all stalls
-    assert coins["CustomDeck"]["2"]["UniqueBack"] is True         # each coin's back differs
-    assert coins["CustomDeck"]["2"]["Type"] == 4                  # round tokens
-    assert coins["DeckIDs"] == [200] * 12 + [201] * 6
+    # tokens: a stackable round tile per copy, each with its own face and back
+    assert [c["Nickname"] for c in coins] == ["One"] * 12 + ["Three"] * 6
+    assert {c["Name"] for c in coins} == {"Custom_Tile"}
+    assert {c["CustomImage"]["CustomTile"]["Type"] for c in coins} == {2}
+    assert {local(c["CustomImage"]["ImageSecondaryURL"]).name for c in coins} == \
+        {"lantern-fair-coins-one-back.png", "lantern-fair-coins-three-back.png"}
     assert aid["Name"] == "Custom_Tile" and local(aid["CustomImage"]["ImageURL"]).is_file()
 
 
 def test_tts_sheets_have_the_grid_geometry_and_hold_the_cards(example_tts):
     save = json.loads((example_tts / "lantern-fair.json").read_text())
     game = load_one(Project.open(EXAMPLE), "lantern-fair")
-    decks = [p for p in game.parts if p.kind in ("deck", "tokens")]
+    decks = [p for p in game.parts if p.kind == "deck"]
     for obj, part in zip(save["ObjectStates"], decks):
         (key, entry), = obj["CustomDeck"].items()
         face, back = local(entry["FaceURL"]), local(entry["BackURL"])
         assert face.parent == example_tts and face.is_file() and back.is_file()
-        w, h = card_pixels(63, 88, 150) if part.id == "stalls" else card_pixels(25, 25, 150)
+        w, h = card_pixels(63, 88, 150)
         sheet = Image.open(face)
         assert sheet.size == (entry["NumWidth"] * w, entry["NumHeight"] * h)
         assert Image.open(back).size == ((w, h) if not entry["UniqueBack"] else sheet.size)
@@ -257,9 +321,8 @@ def test_a_deck_beyond_69_cards_continues_on_a_second_sheet(tmp_path):
         {"1": (10, 7), "2": (7, 1)}
     assert sorted(set(stalls["DeckIDs"])) == list(range(100, 169)) + list(range(200, 206))
     w, h = card_pixels(63, 88, 50)
-    assert Image.open(out / "stalls-1.png").size == (10 * w, 7 * h)
-    assert Image.open(out / "stalls-2.png").size == (7 * w, h)
-    assert save["ObjectStates"][1]["CustomDeck"].keys() == {"3"}
+    assert Image.open(out / "lantern-fair-stalls-1.png").size == (10 * w, 7 * h)
+    assert Image.open(out / "lantern-fair-stalls-2.png").size == (7 * w, h)
 
 
 def test_tts_export_of_a_builtin_game(tmp_path):
@@ -288,6 +351,9 @@ def test_png_per_card_at_the_dpi(tmp_path):
     coin = Image.open(tmp_path / "coins" / "one.png")
     assert coin.size == (98, 98) and coin.mode == "RGBA"
     assert coin.getpixel((0, 0))[3] == 0 and coin.getpixel((49, 49))[3] == 255  # round
+    # a pHYs chunk tells print tools the size: 100 dpi
+    assert Image.open(tmp_path / "stalls" / "goldfish.png").info["dpi"] == \
+        pytest.approx((100, 100), abs=0.01)
 
 
 def test_png_with_bleed_and_byte_identical_reruns(tmp_path):

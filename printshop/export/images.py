@@ -78,6 +78,18 @@ def face_png(face: Face, width: int, height: int, bleed: bool = False) -> bytes:
     return svg_png(face_svg(face, width, height, bleed))
 
 
+def with_dpi(png: bytes, dpi: float) -> bytes:
+    """Return PNG bytes with a pHYs chunk saying ``dpi``, so print tools read the right size."""
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as image:
+        buf = io.BytesIO()
+        image.save(buf, format="PNG", dpi=(dpi, dpi))
+    return buf.getvalue()
+
+
 def card_images(game, dpi: int = DEFAULT_DPI, bleed: bool = False,
                 deck: str | None = None) -> dict[str, bytes]:
     """Return a PNG per card face and back, keyed '<deck>/<card-id>.png'.
@@ -104,7 +116,7 @@ def card_images(game, dpi: int = DEFAULT_DPI, bleed: bool = False,
     if not files:
         raise PrintshopError(Problem(f"data/{game.id}/game.yaml",
                                      "the game has no decks or tokens to draw as images"))
-    return files
+    return {name: with_dpi(png, dpi) for name, png in files.items()}
 
 
 def export_png(project: Project, game_id: str, out_dir: Path | None = None,

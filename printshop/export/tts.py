@@ -1,12 +1,19 @@
 """Tabletop Simulator: deck sheets (PNG) and a saved object (JSON) that TTS loads.
 
-Every deck and token set becomes a ``DeckCustom``. Its distinct cards go on sheets of at most
-10 x 7 slots (TTS's limit); the last slot of each sheet holds the card back, which TTS shows
-for hidden cards, so a sheet carries up to 69 cards and a larger deck continues on further
-sheets. The back is also written as its own image for ``BackURL``; a deck whose cards have
-different backs gets back sheets laid out like its face sheets (``UniqueBack``). Boards become
-a ``Custom_Board`` and each page of a sheet (player aids) a ``Custom_Tile``; booklets stay in
-the PDF. Every CardID is the sheet's CustomDeck key times 100 plus the card's slot.
+Every deck becomes a ``DeckCustom``. Its distinct cards go on sheets of at most 10 x 7 slots
+(TTS's limit); the last slot of each sheet holds the card back, so a sheet carries up to 69
+cards and a larger deck continues on further sheets. With ``BackIsHidden`` TTS shows the back
+for hidden cards; the back in the last slot serves a user who turns that off. The back is also
+written as its own image for ``BackURL``; a deck whose cards have different backs gets back
+sheets laid out like its face sheets (``UniqueBack``). Every CardID is the sheet's CustomDeck
+key times 100 plus the card's slot.
+
+Token sets, boards and each page of a sheet (player aids) become ``Custom_Tile`` objects at
+their real size; booklets stay in the PDF. Image files are named after the game so that TTS's
+Cloud Manager, one folder for all of a user's uploads, keeps games apart.
+
+TTS's scale (https://kb.tabletopsimulator.com/custom-content/custom-token/): a unit is "about an
+inch". A card at scale 1 is TTS's own poker-size card, so cards scale by their size over poker's.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from ..geometry import PrintOptions, card_size
 from ..impose import Face, page_svg
 from ..models import Card, Game, Part
 from ..project import Project
-from . import deck_parts, default_out, drawing, drawn_cards, load_one
+from . import default_out, drawing, drawn_cards, load_one
 from .images import face_png, pixels, svg_png
 
 MAX_COLS, MAX_ROWS = 10, 7
@@ -35,6 +42,13 @@ DEFAULT_DPI = 150
 POKER = (63.0, 88.0)                        # TTS's own card; other sizes scale from it
 PLAIN_BACK = "#b8b8b8"
 CARD_TYPE = {"rect": 0, "circle": 4}        # TTS: 0 rounded rectangle, 4 circle
+TILE_TYPE = {"rect": 0, "circle": 2}        # Custom_Tile: 0 box, 1 hex, 2 circle, 3 rounded
+MM_PER_UNIT = 25.4                          # a TTS unit is about an inch (TTS's knowledge base)
+# The longer side of a Custom_Tile at scale 1, in units. Not in TTS's documentation: taken from
+# tiles measured in TTS. If tiles come out the wrong size, this is the one number to correct.
+TILE_UNITS_AT_SCALE_1 = 2.0
+TOKEN_THICKNESS = 0.1                       # units; a punched card token
+STACK_STEP = 0.12                           # units between tokens spawned in a stack
 
 
 @dataclass
@@ -76,6 +90,12 @@ def card_pixels(w: float, h: float, dpi: float) -> tuple[int, int]:
     """Return a card's pixel size at dpi, shrunk so a full 10 x 7 sheet stays within 4096 px."""
     per_mm = min(dpi / 25.4, (MAX_SHEET_PX // MAX_COLS) / w, (MAX_SHEET_PX // MAX_ROWS) / h)
     return max(1, round(w * per_mm)), max(1, round(h * per_mm))
+
+
+def capped(w: float, h: float, dpi: float) -> tuple[int, int, float]:
+    """Return the pixel size of a w x h mm image at dpi, lowered to 4096 px a side, and its dpi."""
+    per_mm = min(dpi / 25.4, MAX_SHEET_PX / max(w, h))
+    return max(1, round(w * per_mm)), max(1, round(h * per_mm)), per_mm * 25.4
 
 
 def compose(images: dict[int, bytes], cols: int, rows: int, cell: tuple[int, int]) -> bytes:
@@ -178,36 +198,72 @@ def deck_object(game: Game, plan: DeckPlan, x: float, url) -> dict:
             "Transform": transform(x, 0.0, True, scale)}
 
 
-def board_image(game: Game, part: Part, dpi: float) -> bytes:
-    """Draw a board once at full size and return it as a PNG of at most 4096 px a side."""
+def board_image(game: Game, part: Part, dpi: float) -> tuple[bytes, float]:
+    """Draw a board once at full size; return it as PNG (at most 4096 px a side) and its dpi."""
     spec = part.spec
     w, h = spec.size
     opts = PrintOptions()
     ctx = {**base_context(game, opts), "data": part.data, "size": {"w": w, "h": h}}
     with drawing(game, spec.id):
         face = Face(draw(game, spec.template, ctx, f"board {spec.id}"), w, h, 0.0)
-        per_mm = min(dpi / 25.4, MAX_SHEET_PX / max(w, h))
-        return face_png(face, max(1, round(w * per_mm)), max(1, round(h * per_mm)))
+        pw, ph, used = capped(w, h, dpi)
+        return face_png(face, pw, ph), used
 
 
-def sheet_images(game: Game, part: Part, dpi: float) -> list[bytes]:
-    """Draw each page of a sheet component (a player aid, a pad) as a PNG."""
+def sheet_images(game: Game, part: Part, dpi: float) -> list[tuple[bytes, float, float, float]]:
+    """Draw each page of a sheet component (a player aid, a pad): (PNG, w mm, h mm, dpi)."""
     with drawing(game, part.id):
         pages = RENDERERS["sheet"](game, part, PrintOptions()).pages
-        return [svg_png(page_svg(page, n, len(pages)), pixels(page.width, dpi),
-                        pixels(page.height, dpi)) for n, page in enumerate(pages, start=1)]
+        out = []
+        for n, page in enumerate(pages, start=1):
+            pw, ph, used = capped(page.width, page.height, dpi)
+            out.append((svg_png(page_svg(page, n, len(pages)), pw, ph), page.width,
+                        page.height, used))
+        return out
 
 
-def image_object(game: Game, name: str, kind: str, file: str, x: float, z: float,
-                 url) -> dict:
-    """Return a Custom_Board or Custom_Tile object showing one image."""
-    image = {"ImageURL": url(file), "ImageSecondaryURL": "", "ImageScalar": 1.0,
-             "WidthScale": 0.0}
-    if kind == "Custom_Tile":
-        image["CustomTile"] = {"Type": 0, "Thickness": 0.1, "Stackable": False,
-                               "Stretch": False}
-    return {"GUID": guid(game.id, file), "Name": kind, "Nickname": name, "Description": "",
-            "CustomImage": image, "Transform": transform(x, z)}
+def tile_scale(w: float, h: float) -> tuple[float, float]:
+    """Return the Transform scale that shows a w x h mm tile at its real size."""
+    s = max(w, h) / MM_PER_UNIT / TILE_UNITS_AT_SCALE_1
+    return s, s
+
+
+def tile_object(game: Game, name: str, description: str, front: str, back: str, x: float,
+                z: float, size: tuple[float, float], url, shape: str = "rect",
+                stackable: bool = False, y: float = 1.0, copy: int = 0) -> dict:
+    """Return a Custom_Tile showing ``front`` (and ``back`` underneath) at its real size."""
+    image = {"ImageURL": url(front), "ImageSecondaryURL": url(back) if back else "",
+             "ImageScalar": 1.0, "WidthScale": 0.0,
+             "CustomTile": {"Type": TILE_TYPE[shape], "Thickness": TOKEN_THICKNESS,
+                            "Stackable": stackable, "Stretch": False}}
+    t = transform(x, z, scale=tile_scale(*size))
+    t["posY"] = round(y, 3)
+    return {"GUID": guid(game.id, front, copy), "Name": "Custom_Tile", "Nickname": name,
+            "Description": description, "CustomImage": image, "Transform": t}
+
+
+def token_objects(game: Game, part: Part, dpi: float, x: float, url,
+                  images: dict[str, bytes], notes: list[str]) -> list[dict]:
+    """Return a stack of Custom_Tile tokens per distinct token, every copy, at real size."""
+    w, h = card_size(part.spec.size)
+    pw, ph, used = capped(w, h, dpi)
+    if used < dpi - 0.5:
+        notes.append(f"{part.id}: tokens drawn at {used:.0f} dpi to stay within "
+                     f"{MAX_SHEET_PX} px a side")
+    objects = []
+    for n, (card, front, back) in enumerate(drawn_cards(game, part, PrintOptions())):
+        base = f"{game.id}-{part.id}-{card.id}"
+        with drawing(game, part.id):
+            images[f"{base}.png"] = face_png(front, pw, ph)
+            if back is not None:
+                images[f"{base}-back.png"] = face_png(back, pw, ph)
+        for copy in range(card.copies):
+            objects.append(tile_object(
+                game, card.name, f"{card.id} ({part.spec.name})", f"{base}.png",
+                f"{base}-back.png" if back is not None else "", x + (n % 5) * 1.5,
+                -4.0 - (n // 5) * 1.5, (w, h), url, part.spec.shape, True,
+                1.0 + copy * STACK_STEP, copy))
+    return objects
 
 
 @dataclass
@@ -216,28 +272,47 @@ class TTSExport:
 
     save: dict
     images: dict[str, bytes]
+    notes: list[str] = field(default_factory=list)
 
 
 def tts_export(game: Game, url, dpi: float = DEFAULT_DPI) -> TTSExport:
     """Lay out a game for TTS; ``url(file)`` gives the address of each written image."""
-    objects, images, key = [], {}, 1
-    for n, part in enumerate(deck_parts(game)):
+    objects, images, key, notes = [], {}, 1, []
+    decks = [p for p in game.parts if p.kind == "deck"]
+    for n, part in enumerate(decks):
         plan = plan_deck(game, part, key, dpi)
         key += len(plan.sheets)
-        images.update(plan.files)
+        for sheet in plan.sheets:
+            sheet.face_file = f"{game.id}-{sheet.face_file}"
+            sheet.back_file = f"{game.id}-{sheet.back_file}"
+        images.update({f"{game.id}-{name}": data for name, data in plan.files.items()})
+        wanted = card_size(part.spec.size)
+        if plan.card_px[0] < pixels(wanted[0], dpi) - 1:
+            notes.append(f"{part.id}: cards drawn at {plan.card_px[0] / wanted[0] * 25.4:.0f} "
+                         f"dpi so that a full 10 x 7 sheet stays within {MAX_SHEET_PX} px a side")
         objects.append(deck_object(game, plan, n * 3.0, url))
+    for n, part in enumerate(p for p in game.parts if p.kind == "tokens"):
+        objects.extend(token_objects(game, part, dpi, n * 8.0, url, images, notes))
     for n, part in enumerate(p for p in game.parts if p.kind == "board"):
-        images[f"{part.id}.png"] = board_image(game, part, dpi)
-        objects.append(image_object(game, part.spec.name, "Custom_Board", f"{part.id}.png",
-                                    n * 25.0, 20.0, url))
+        file = f"{game.id}-{part.id}.png"
+        images[file], used = board_image(game, part, dpi)
+        if used < dpi - 0.5:
+            notes.append(f"{part.id}: board drawn at {used:.0f} dpi to stay within "
+                         f"{MAX_SHEET_PX} px a side")
+        objects.append(tile_object(game, part.spec.name, f"{part.id} (board)", file, "",
+                                   n * 25.0, 20.0, tuple(part.spec.size), url))
     tiles = [(part, page) for part in game.parts if part.kind == "sheet"
              for page in enumerate(sheet_images(game, part, dpi), start=1)]
-    for n, (part, (number, png)) in enumerate(tiles):
+    for n, (part, (number, (png, w, h, used))) in enumerate(tiles):
         single = part.spec.pages == 1
-        file = f"{part.id}.png" if single else f"{part.id}-{number}.png"
+        file = f"{game.id}-{part.id}.png" if single else f"{game.id}-{part.id}-{number}.png"
         images[file] = png
+        if used < dpi - 0.5:
+            notes.append(f"{file}: drawn at {used:.0f} dpi to stay within {MAX_SHEET_PX} px "
+                         "a side")
         name = part.spec.name if single else f"{part.spec.name} ({number})"
-        objects.append(image_object(game, name, "Custom_Tile", file, n * 6.0, -10.0, url))
+        objects.append(tile_object(game, name, f"{part.id} (sheet)", file, "", n * 9.0,
+                                   -14.0, (w, h), url))
     if not objects:
         raise PrintshopError(Problem(f"data/{game.id}/game.yaml", "the game has no decks, "
                                      "tokens, boards or sheets to send to Tabletop Simulator"))
@@ -245,7 +320,35 @@ def tts_export(game: Game, url, dpi: float = DEFAULT_DPI) -> TTSExport:
             "VersionNumber": "", "Table": "", "Sky": "",
             "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
             "ObjectStates": objects, "TabStates": {}}
-    return TTSExport(save, images)
+    return TTSExport(save, images, notes)
+
+
+def readme(game: Game, result: TTSExport, base_url: str | None, out: Path) -> str:
+    """Return README.txt: what was written, how to load it and how to share it."""
+    lines = [f"{game.manifest.name} for Tabletop Simulator", "",
+             f"{game.id}.json is a saved object. Copy it into",
+             "  Documents/My Games/Tabletop Simulator/Saves/Saved Objects/",
+             "and spawn it from Objects > Saved Objects.", ""]
+    if base_url:
+        lines += [f"Every image address starts with {base_url}: upload the .png files of this "
+                  "folder there, under the same names, before anyone loads the save.", ""]
+    else:
+        lines += [f"The images are addressed as files in {out.resolve()}: the save works on "
+                  "this computer only.",
+                  "To play with others, either",
+                  "  - put the .png files on a web server and export again with "
+                  "--base-url https://host/folder/, or",
+                  "  - in TTS, load the save and choose Modding > Upload All Loaded Files (the "
+                  "Cloud Manager holds the uploads): TTS puts each local image in your Steam "
+                  "Cloud and points the objects at it; then save the objects again. The names "
+                  f"start with '{game.id}-' so one game's images do not replace another's.",
+                  ""]
+    lines.append("Images:")
+    lines += [f"  {name}" for name in sorted(result.images)]
+    if result.notes:
+        lines += ["", "Resolution lowered (TTS advises at most 4096 px a side):"]
+        lines += [f"  {n}" for n in result.notes]
+    return "\n".join(lines) + "\n"
 
 
 def url_maker(out_dir: Path, base_url: str | None):
@@ -268,4 +371,5 @@ def export_tts(project: Project, game_id: str, out_dir: Path | None = None,
     files = dict(result.images)
     files[f"{game_id}.json"] = (json.dumps(result.save, ensure_ascii=False, indent=2)
                                 + "\n").encode("utf-8")
+    files["README.txt"] = readme(game, result, base_url, out).encode("utf-8")
     return write_files(out, files)
