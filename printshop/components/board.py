@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..geometry import PrintOptions
-from ..impose import impose_tiles
+from ..impose import Face, impose_tiles
 from ..models import Game, Part
 from .base import Rendered, base_context, draw
 
@@ -19,4 +19,5 @@ def render_board(game: Game, part: Part, opts: PrintOptions):
     note = f"{w:g} x {h:g} mm"
     if len(tiles) > 1:
         note += f", {len(tiles)} tiles to trim and join"
-    return Rendered(spec.id, spec.name, pages, False, note)
+    return Rendered(spec.id, spec.name, pages, False, note,
+                    {"board": [Face(drawing, w, h, 0.0)]})
