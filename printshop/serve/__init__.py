@@ -67,6 +67,8 @@ def serve(project: Project, game: str | None = None, host: str = "127.0.0.1", po
                             lifespan="on")
     try:
         uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn stops cleanly, then raises Ctrl-C again for us
+        pass
     finally:
         sock.close()
     say("stopped")

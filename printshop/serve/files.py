@@ -27,12 +27,25 @@ def read_project_file(root: Path, rel: str, max_bytes: int = MAX_BYTES) -> bytes
             raise NotServed(rel)
     if not path.resolve().is_relative_to(base):
         raise NotServed(rel)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, flags)  # non-blocking: opening a named pipe must not hang
     except OSError:
         raise NotServed(rel) from None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
+    try:
+        info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
             raise NotServed(rel)
-        return handle.read(max_bytes + 1)[:max_bytes]
+        chunks, left = [], max_bytes + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > max_bytes:  # the file grew after it was measured
+        raise NotServed(rel)
+    return data
