@@ -78,7 +78,9 @@ function connect() {
 document.addEventListener("DOMContentLoaded", () => {
   for (const id of ["filter-component", "filter-search", "show-backs"]) {
     const el = document.getElementById(id);
-    if (el) el.addEventListener("input", applyFilter);
+    if (!el) continue;
+    el.addEventListener("input", applyFilter);
+    el.addEventListener("change", applyFilter);
   }
   applyFilter();
   connect();
