@@ -444,15 +444,17 @@ def live(fair, tmp_path):
     assert not thread.is_alive()
 
 
-def next_event(lines, kind="game", timeout=10.0) -> dict:
-    """Return the next event of a kind from an SSE line iterator."""
+def next_event(lines, checked=None, timeout=10.0) -> dict:
+    """Return the next game event from an SSE line iterator (only a checked one if asked)."""
     deadline = time.monotonic() + timeout
     current = None
     for line in lines:
         if line.startswith("event: "):
             current = line[7:]
-        elif line.startswith("data: ") and current == kind:
-            return json.loads(line[6:])
+        elif line.startswith("data: ") and current == "game":
+            event = json.loads(line[6:])
+            if checked is None or event["checked"] == checked:
+                return event
         if time.monotonic() > deadline:
             break
     raise AssertionError("no event")
@@ -471,16 +473,22 @@ def test_saving_a_file_sends_an_event_naming_the_changed_card(live):
             stalls = fair / STALLS
             good = stalls.read_text()
             stalls.write_text(good.replace("name: Goldfish Scoop", "name: Goldfish Pond"))
-            event = next_event(lines)
+            event = next_event(lines)  # drawn again: sent before the rules have run
             assert event["game"] == GAME and event["cards"] == ["stalls/goldfish"]
-            assert event["ok"] is True
+            assert event["ok"] is True and event["checked"] is False
             svg = http.get(f"/api/games/{GAME}/cards/stalls/goldfish.svg").text
             assert ">Goldfish</tspan>" in svg and ">Pond</tspan>" in svg
+            event = next_event(lines)
+            assert event["checked"] is True and event["cards"] == [] and event["problems"] == 0
             stalls.write_text(good.replace("cost: 3, text: \"Each", "cost: 9, text: \"Each"))
-            event = next_event(lines)
+            event = next_event(lines, checked=True)
             assert event["ok"] is False and event["problems"] == 1
+            stalls.write_text(good.replace("stall: lights, cost: 5", "stall: food, cost: 5"))
+            event = next_event(lines, checked=True)
+            assert event["ok"] is True and event["problems"] == 1  # a rule: two-of-each
+            assert http.get(f"/api/games/{GAME}/problems").json()[0]["rule"] == "two-of-each"
             stalls.write_text(good)
-            event = next_event(lines)
+            event = next_event(lines, checked=True)
             assert event["ok"] is True and event["problems"] == 0
 
 

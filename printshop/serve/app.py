@@ -38,6 +38,7 @@ STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; char
 FONT_TYPES = {".ttf": "font/ttf", ".otf": "font/otf"}
 FONT_FILES = {name for weights in FAMILIES.values() for name in weights.values()}
 SIDES = ("front", "back")
+CHECK_DELAY = 0.15  # seconds between sending redrawn cards and running the rules
 MAP_GAME = "pocketciv"
 # Card drawings come from a project's templates, which printshop does not trust: the page
 # runs only the studio's own script, and a drawing can load nothing but the studio's fonts.
@@ -68,7 +69,7 @@ def _page_source(name: str):
         text = read_project_file(PAGES_DIR, name).decode("utf-8")
     except NotServed:
         return None
-    return text, None, lambda: False
+    return text, None, lambda: True  # the studio's own pages change only with printshop
 
 
 PAGES = Environment(loader=FunctionLoader(_page_source), autoescape=select_autoescape(
@@ -375,9 +376,13 @@ class App:
             await asyncio.to_thread(self.studio.reload)
             self.events.publish({"type": "games"})
             return
-        for gid in sorted(games):
-            change = await asyncio.to_thread(self.studio.refresh, gid)
+        for gid in sorted(games):  # cards first: the rules of some games take a while
+            change = await asyncio.to_thread(self.studio.load, gid)
             self.events.publish(change.event())
+            if not change.checked:
+                # Let open pages fetch the new cards before the rules take the interpreter.
+                await asyncio.sleep(CHECK_DELAY)
+                self.events.publish((await asyncio.to_thread(self.studio.check, gid)).event())
         self.changes_seen += 1
 
     async def watch_files(self, stop: asyncio.Event) -> None:

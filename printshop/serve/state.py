@@ -82,12 +82,13 @@ class Change:
     components: list[str]
     problems: int
     ok: bool
+    checked: bool = True  # False: drawn again, the rules not yet run
 
     def event(self) -> dict:
         """Return the change as the JSON the event stream sends."""
         return {"type": "game", "game": self.game, "version": self.version,
                 "cards": self.cards, "components": self.components,
-                "problems": self.problems, "ok": self.ok}
+                "problems": self.problems, "ok": self.ok, "checked": self.checked}
 
 
 class Studio:
@@ -114,7 +115,32 @@ class Studio:
             return [self.refresh(gid) for gid in sorted(folders)]
 
     def refresh(self, game_id: str) -> Change:
-        """Load and check one game again; redraw the cards that were shown and have changed."""
+        """Load one game again, redraw what changed, then run its rules."""
+        change = self.load(game_id)
+        if change.checked:
+            return change
+        change.problems = self.check(game_id).problems
+        change.checked = True
+        return change
+
+    def check(self, game_id: str) -> Change:
+        """Run the rules of a game's loaded version (the slow part of a refresh).
+
+        The rules run outside the lock, so pages can fetch the redrawn cards meanwhile.
+        """
+        with self.lock:
+            st = self.games[game_id]
+            game, version = st.game, st.version
+            runnable = game is not None and not st.load_problems
+        problems = validate(game) if runnable else None
+        with self.lock:
+            if problems is not None and st.version == version:
+                st.rule_problems = problems
+            return Change(game_id, st.version, [], [], len(self.problems(game_id)),
+                          not st.load_problems)
+
+    def load(self, game_id: str) -> Change:
+        """Load one game again and redraw the cards that were shown and have changed."""
         with self.lock:
             st = self.games[game_id]
             st.version += 1
@@ -128,10 +154,10 @@ class Studio:
             old_fingerprint = st.fingerprint
             st.fingerprint = self._fingerprint(game)
             old_cards, old_parts = st.card_keys, st.part_keys
-            st.card_keys = {(p.id, c.id): self._card_key(st, p, c)
+            specs = {p.id: _hash(st.fingerprint, p.spec.model_dump()) for p in game.parts}
+            st.card_keys = {(p.id, c.id): _hash(specs[p.id], c.context())
                             for p in game.parts if p.kind in DECK_KINDS for c in p.cards}
-            st.part_keys = {p.id: _hash(st.fingerprint, p.spec.model_dump(), p.data,
-                                        [c.context() for c in p.cards]) for p in game.parts}
+            st.part_keys = {p.id: _hash(specs[p.id], p.data) for p in game.parts}
             changed = [k for k, v in st.card_keys.items() if old_cards.get(k) != v]
             for part_id, card_id in changed:
                 if old_cards.get((part_id, card_id)) in self.cards:  # on screen before
@@ -139,9 +165,8 @@ class Studio:
             parts = [p.id for p in game.parts if self._part_changed(st, p, old_cards, old_parts,
                                                                      old_fingerprint)]
             parts += [p for p in old_parts if p not in st.part_keys]
-            st.rule_problems = validate(game)
             return Change(game_id, st.version, [f"{p}/{c}" for p, c in changed],
-                          sorted(set(parts)), len(self.problems(game_id)), True)
+                          sorted(set(parts)), len(self.problems(game_id)), True, False)
 
     def _fingerprint(self, game: Game) -> str:
         """Hash what every drawing of a game depends on: manifest, templates, icons, options."""
@@ -169,9 +194,6 @@ class Studio:
             return True
         return [c for (q, c) in st.card_keys if q == part.id] != \
             [c for (q, c) in old_cards if q == part.id]
-
-    def _card_key(self, st: GameState, part: Part, card: Card) -> str:
-        return _hash(st.fingerprint, part.spec.model_dump(), card.context())
 
     def state(self, game_id: str) -> GameState:
         """Return a game's state, or KeyError for an unknown id."""

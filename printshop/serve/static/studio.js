@@ -30,7 +30,8 @@ async function swap(el) {
 }
 
 async function update(event) {
-  const tokens = new Set(["any", "problems"]);
+  // a change not yet checked against the rules is followed by one that is
+  const tokens = new Set(event.checked === false ? [] : ["any", "problems"]);
   for (const c of event.cards || []) tokens.add("card:" + c);
   for (const c of event.components || []) tokens.add("component:" + c);
   await Promise.all(watched(tokens).map(swap));
