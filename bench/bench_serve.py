@@ -13,7 +13,8 @@ written. Two figures per edit:
   its script has swapped the new card in (no reload), compared with the clock at the save.
 
 Edits are a second or so apart, as a person saves: each waits for the previous edit's rules
-to finish (they run after the cards are sent). The target is a median under 0.5 s. The machine is shared; the maximum is printed too.
+to finish (they run after the cards are sent). The target is a median under 0.5 s. The
+machine is shared; the maximum is printed too.
 """
 
 from __future__ import annotations

@@ -321,6 +321,20 @@ def test_adding_a_card_refreshes_its_deck_whole(client, fair):
     assert section.count('class="tile"') == 7 and "Tea House" in section
 
 
+def test_fragments_are_the_parts_of_pages_that_live_updates_swap(client):
+    status = client.get(f"/fragments/{GAME}/status")
+    assert status.status_code == 200 and 'id="status"' in status.text
+    assert "all rules pass" in status.text
+    section = client.get(f"/fragments/{GAME}/component/coins").text
+    assert section.startswith('<section class="component" id="component-coins"')
+    assert section.count('class="tile"') == 2
+    detail = client.get(f"/fragments/{GAME}/card-detail/stalls/goldfish").text
+    assert 'id="card-detail"' in detail and "Goldfish Scoop" in detail
+    assert f"{STALLS}:5" in detail
+    problems = client.get(f"/fragments/{GAME}/problems").text
+    assert 'id="problems"' in problems and "every rule passes" in problems
+
+
 def test_downloads_build_through_the_library_and_write_nothing_to_the_project(client, fair,
                                                                              tmp_path):
     before = files_of(fair)

@@ -165,8 +165,16 @@ class Studio:
             parts = [p.id for p in game.parts if self._part_changed(st, p, old_cards, old_parts,
                                                                      old_fingerprint)]
             parts += [p for p in old_parts if p not in st.part_keys]
+            self._forget_old()
             return Change(game_id, st.version, [f"{p}/{c}" for p, c in changed],
                           sorted(set(parts)), len(self.problems(game_id)), True, False)
+
+    def _forget_old(self) -> None:
+        """Drop drawings no game shows any more, so a long session does not grow."""
+        cards = {k for g in self.games.values() for k in g.card_keys.values()}
+        parts = {k for g in self.games.values() for k in g.part_keys.values()}
+        self.cards = {k: v for k, v in self.cards.items() if k in cards}
+        self.parts = {k: v for k, v in self.parts.items() if k in parts}
 
     def _fingerprint(self, game: Game) -> str:
         """Hash what every drawing of a game depends on: manifest, templates, icons, options."""
