@@ -291,6 +291,30 @@ def test_a_broken_template_is_a_located_problem_on_the_card(client, fair):
     assert any("stall.svg.j2" in p["where"] for p in problems)
 
 
+def test_a_broken_sheet_template_is_a_located_problem_on_its_component(client, fair):
+    template = fair / f"templates/{GAME}/aid.svg.j2"
+    template.write_text("{{ nope.nope }}")
+    studio(client).refresh(GAME)
+    section = client.get(f"/fragments/{GAME}/component/aid").text
+    assert "Not drawn" in section and f"templates/{GAME}/aid.svg.j2:1" in section
+    assert client.get(f"/api/games/{GAME}/components/aid/1.svg").status_code == 422
+    problem = client.get(f"/api/games/{GAME}/problems").json()[0]
+    assert problem["where"] == f"templates/{GAME}/aid.svg.j2:1"
+
+
+def test_a_game_that_never_loaded_shows_its_problems_and_nothing_else(fair):
+    manifest = fair / f"data/{GAME}/game.yaml"
+    manifest.write_text(manifest.read_text().replace("kind: sheet", "kind: poster"))
+    client = client_for(fair)
+    assert client.get("/api/games").json()[0]["status"] == "error"
+    page = client.get(f"/games/{GAME}")
+    assert page.status_code == 200 and "does not load" in page.text
+    assert f"data/{GAME}/game.yaml:" in page.text and "poster" in page.text
+    assert 'class="tile"' not in page.text
+    assert client.get(f"/api/games/{GAME}/cards/stalls/goldfish.svg").status_code == 404
+    assert client.get(f"/games/{GAME}/download/decklist.md").status_code == 404
+
+
 def test_a_one_card_edit_redraws_only_that_card(client, fair):
     client.get(f"/games/{GAME}")
     st = studio(client)
