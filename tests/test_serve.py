@@ -567,3 +567,14 @@ def test_the_serve_command_reports_mistakes_without_a_traceback(fair):
     assert result.exit_code == 1 and f"--port: cannot listen on 127.0.0.1:{port}" in \
         result.output
     assert "Traceback" not in result.output
+
+
+def test_the_studio_listens_locally_unless_another_host_is_given():
+    from printshop.cli import serve as command
+    from printshop.serve import allowed_hosts
+
+    host = next(p for p in command.params if p.name == "host")
+    assert host.default == "127.0.0.1"
+    assert "attacker.example" not in allowed_hosts("127.0.0.1")
+    assert "192.168.1.20" in allowed_hosts("192.168.1.20")
+    assert allowed_hosts("0.0.0.0") == ["*"]
