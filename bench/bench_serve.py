@@ -11,6 +11,7 @@ written. Two figures per edit:
   new drawing (what the page's script does, without a browser);
 - browser: headless Chromium has the game page open; the time is the page's own clock when
   its script has swapped the new card in (no reload), compared with the clock at the save.
+  (Other parts the edit touches, such as a sheet listing the deck, follow on their own.)
 
 Edits are a second or so apart, as a person saves: each waits for the previous edit's rules
 to finish (they run after the cards are sent). The target is a median under 0.5 s. The
@@ -134,9 +135,10 @@ def browser_edits(url: str, game: str, path: Path, deck: str, card, line: int, r
         WebDriverWait(browser, 30).until(
             lambda b: "on" in b.find_element("id", "live").get_attribute("class"))
         browser.execute_script(
-            "window.swapped = []; document.addEventListener('studio:updated', () => {"
-            f"const t = document.getElementById({json.dumps(tile_id)});"
-            "window.swapped.push([Date.now(), t ? t.innerHTML : '']); });")
+            "window.swapped = []; document.addEventListener('studio:swapped', e => {"
+            f"if (e.detail !== {json.dumps(tile_id)}) return;"
+            "window.swapped.push([Date.now(), document.getElementById(e.detail).innerHTML]);"
+            "});")
         for i in range(repeat):
             mark = f"{'Mk' if i % 2 == 0 else 'No'}{i}"
             new = f"{card.name} {mark}"

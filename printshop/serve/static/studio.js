@@ -26,7 +26,9 @@ async function swap(el) {
   const holder = document.createElement("template");
   holder.innerHTML = (await response.text()).trim();
   const fresh = holder.content.firstElementChild;
-  if (fresh) el.replaceWith(fresh);
+  if (!fresh) return;
+  el.replaceWith(fresh);
+  document.dispatchEvent(new CustomEvent("studio:swapped", {detail: fresh.id}));
 }
 
 async function update(event) {
