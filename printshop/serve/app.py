@@ -94,9 +94,7 @@ class App:
         self.events = Broadcaster()
         self.out_dir = Path(out_dir) if out_dir else Path("output")
         self.watch = watch
-        self.changes_seen = 0
-        self.allowed_hosts = allowed_hosts or ["127.0.0.1", "localhost", "[::1]", "testserver"]
-
+        self.allowed_hosts = allowed_hosts or ["127.0.0.1", "localhost", "[::1]"]
 
     def render(self, template: str, status: int = 200, **context) -> HTMLResponse:
         """Render one of the studio's pages."""
@@ -104,18 +102,21 @@ class App:
         return HTMLResponse(html, status, headers={"Content-Security-Policy": CSP})
 
     def game_state(self, game_id: str):
+        """Return a game's state, or 404."""
         try:
             return self.studio.state(game_id)
         except KeyError:
             raise HTTPException(404, f"no game '{game_id}'") from None
 
     def loaded(self, game_id: str):
+        """Return the state of a game that has loaded at least once, or 404."""
         st = self.game_state(game_id)
         if st.game is None:
             raise HTTPException(404, f"game '{game_id}' has not loaded")
         return st
 
     def card_or_404(self, game_id: str, part_id: str, card_id: str):
+        """Return a deck and its card, or 404."""
         self.loaded(game_id)
         try:
             return self.studio.card(game_id, part_id, card_id)
@@ -123,6 +124,7 @@ class App:
             raise HTTPException(404, f"no card '{card_id}' in '{part_id}'") from None
 
     def part_or_404(self, game_id: str, part_id: str):
+        """Return a component, or 404."""
         self.loaded(game_id)
         try:
             return self.studio.part(game_id, part_id)
@@ -171,12 +173,13 @@ class App:
             out["cards"] = sum(p.card_count() for p in game.parts)
         return out
 
-
     def home(self, request: Request):
+        """Show every game of the project."""
         games = [self.summary(g) for g in sorted(self.studio.games)]
         return self.render("home.html", games=games, title="printshop studio")
 
     def game_page(self, request: Request):
+        """Show one game: downloads, validation and every component."""
         gid = request.path_params["game"]
         st = self.game_state(gid)
         return self.render("game.html", st=st, game=st.game, gid=gid,
@@ -185,6 +188,7 @@ class App:
                            has_map=gid == MAP_GAME and st.game is not None, kinds=DECK_KINDS)
 
     def card_page(self, request: Request):
+        """Show one card large with its data, source lines and problems."""
         gid, pid, cid = (request.path_params[k] for k in ("game", "component", "card"))
         part, card = self.card_or_404(gid, pid, cid)
         st = self.studio.state(gid)
@@ -194,6 +198,7 @@ class App:
                            source=self.studio.source(part, card))
 
     def map_page(self, request: Request):
+        """Draw a PocketCiv map from a seed and show its validation."""
         gid = request.path_params["game"]
         st = self.loaded(gid)
         if gid != MAP_GAME:
@@ -207,6 +212,7 @@ class App:
                            status=200 if result.problems == [] else 422)
 
     def fragment(self, request: Request):
+        """Return one live part of a page (problems, status, a component, a card)."""
         gid, what = request.path_params["game"], request.path_params["what"]
         st = self.game_state(gid)
         rest = request.path_params.get("rest", "")
@@ -228,11 +234,12 @@ class App:
                                source=self.studio.source(part, card), **ctx)
         raise HTTPException(404, "no such fragment")
 
-
     def api_games(self, request: Request):
+        """List the games as JSON."""
         return JSONResponse([self.summary(g) for g in sorted(self.studio.games)])
 
     def api_game(self, request: Request):
+        """Describe one game as JSON: components, cards, pages and problems."""
         gid = request.path_params["game"]
         st = self.game_state(gid)
         out = self.summary(gid)
@@ -256,11 +263,13 @@ class App:
         return JSONResponse(out)
 
     def api_problems(self, request: Request):
+        """List a game's problems as JSON."""
         gid = request.path_params["game"]
         self.game_state(gid)
         return JSONResponse(self.problem_rows(gid))
 
     def api_card_svg(self, request: Request):
+        """Send one side of a card as an SVG document."""
         gid, pid, cid = (request.path_params[k] for k in ("game", "component", "card"))
         side = request.query_params.get("side", "front")
         if side not in SIDES:
@@ -277,6 +286,7 @@ class App:
                                  "Cache-Control": "no-cache"})
 
     def api_page_svg(self, request: Request):
+        """Send one page of a sheet, board or booklet as an SVG document."""
         gid, pid = request.path_params["game"], request.path_params["component"]
         part = self.part_or_404(gid, pid)
         if part.kind in DECK_KINDS:
@@ -292,19 +302,21 @@ class App:
                         headers={"Content-Security-Policy": SVG_CSP})
 
     async def api_events(self, request: Request):
+        """Stream every change as server-sent events."""
         return StreamingResponse(self.events.stream(request.is_disconnected),
                                  media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache",
                                           "X-Accel-Buffering": "no"})
 
-
     def _problem_page(self, gid: str, problems: list[Problem], what: str):
+        """Explain why something could not be made."""
         rows = [{"where": _where(p), "key": _key(p), "rule": p.rule, "message": p.message,
                  "link": None} for p in problems]
         return self.render("refused.html", 422, gid=gid, what=what, problems=rows,
                            title=f"Cannot {what}")
 
     def download(self, request: Request):
+        """Make one of the game's downloads."""
         from . import downloads
 
         gid, what = request.path_params["game"], request.path_params["what"]
@@ -322,6 +334,7 @@ class App:
             "Content-Disposition": f'attachment; filename="{name}"'})
 
     def map_download(self, request: Request):
+        """Send a map file or its printable page."""
         from .maps import map_download
 
         gid = request.path_params["game"]
@@ -338,8 +351,8 @@ class App:
         return Response(body, media_type=media, headers={
             "Content-Disposition": f'attachment; filename="{name}"'})
 
-
     def static(self, request: Request):
+        """Send one of the studio's own scripts or style sheets."""
         name = request.path_params["name"]
         media = STATIC_TYPES.get(Path(name).suffix)
         if media is None:
@@ -351,6 +364,7 @@ class App:
         return Response(body, media_type=media, headers={"Cache-Control": "no-cache"})
 
     def font(self, request: Request):
+        """Send one of the shipped fonts."""
         name = request.path_params["name"]
         if name not in FONT_FILES:
             raise HTTPException(404)
@@ -362,12 +376,12 @@ class App:
                         headers={"Cache-Control": "max-age=86400"})
 
     async def not_found(self, request: Request, exc: HTTPException):
+        """Answer a 404 as JSON under /api/, else as a page."""
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": exc.detail}, exc.status_code)
         return self.render("refused.html", exc.status_code, gid=None, what=None, problems=[],
                            title="Not found" if exc.status_code == 404 else "Error",
                            detail=exc.detail)
-
 
     async def apply(self, paths: set[Path]) -> None:
         """Refresh the games whose files changed and tell every open page."""
@@ -383,7 +397,6 @@ class App:
                 # Let open pages fetch the new cards before the rules take the interpreter.
                 await asyncio.sleep(CHECK_DELAY)
                 self.events.publish((await asyncio.to_thread(self.studio.check, gid)).event())
-        self.changes_seen += 1
 
     async def watch_files(self, stop: asyncio.Event) -> None:
         """Follow the project's data and template folders until ``stop`` is set."""
