@@ -430,5 +430,28 @@ def watch(games, project_dir, out_dir, paper, backs, low_ink, interval, jobs):
         click.echo("stopped")
 
 
+@main.command(short_help="Preview every component live in the web browser.")
+@click.argument("game", required=False)
+@project_option
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="The port to listen on (0: any free one).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Where to listen; give another address only to share the studio.")
+@click.option("--open/--no-open", "open_browser", default=True, show_default=True,
+              help="Open the studio in the web browser.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output",
+              show_default=True, help="Where downloads that write files (TTS) go.")
+def serve(game, project_dir, port, host, open_browser, out_dir):
+    """Preview GAME (default: every game) live in the browser while you edit its files."""
+    from .project import Project
+    from .serve import serve as run
+
+    try:
+        run(Project.open(project_dir), game, host, port, open_browser, Path(out_dir),
+            say=click.echo)
+    except PrintshopError as exc:
+        _fail(exc)
+
+
 if __name__ == "__main__":
     main()

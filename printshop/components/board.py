@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import limits
 from ..geometry import PrintOptions
+from ..impose import Face
 from ..models import Game, Part
 from ..tiles import impose_tiles, tile_plan
 from .base import Rendered, base_context, draw
@@ -23,8 +24,11 @@ def render_board(game: Game, part: Part, opts: PrintOptions):
     w, h = spec.size
     limits.check_pages(len(tile_plan(w, h, opts, spec.overlap).tiles) + 1)  # and assembly
     title = f"{game.manifest.name} · {spec.name}"
-    pages, tiles = impose_tiles(draw_board(game, part, opts), w, h, opts, title, spec.overlap)
+    drawing = draw_board(game, part, opts)
+    pages, tiles = impose_tiles(drawing, w, h, opts, title, spec.overlap)
     note = f"{w:g} x {h:g} mm"
     if len(tiles) > 1:
         note += f", {len(tiles)} tiles to cut and glue"
-    return Rendered(spec.id, spec.name, pages, False, note)
+    # The whole board as one face: the studio shows it assembled, not tiled.
+    return Rendered(spec.id, spec.name, pages, False, note,
+                    {"board": [Face(drawing, w, h, 0.0)]})

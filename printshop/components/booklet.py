@@ -38,4 +38,4 @@ def render_booklet(game: Game, part: Part, opts: PrintOptions):
     sheets = len(pages) // 2
     note = (f"{len(faces)} pages on {sheets} sheet{'s' if sheets != 1 else ''}, print duplex "
             "(flip on short edge), fold and staple")
-    return Rendered(spec.id, spec.name, pages, True, note)
+    return Rendered(spec.id, spec.name, pages, True, note, {"pages": faces})

@@ -1,0 +1,335 @@
+"""What the studio knows: every game loaded and checked, and the drawings made so far.
+
+Drawings are cached by a hash of everything that feeds them (the manifest, the templates and
+icons, the card's own data), so after a save only the cards whose hash changed are drawn again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..build import drawing_problem
+from ..components import RENDERERS
+from ..components.deck import card_faces
+from ..errors import PrintshopError, Problem
+from ..geometry import PrintOptions
+from ..impose import Face, page_svg
+from ..loader import load_game
+from ..models import Card, Game, Part
+from ..project import SHARED_TEMPLATES, GameFolder, Project
+from ..rules import validate
+from .files import NotServed, read_project_file
+
+DECK_KINDS = ("deck", "tokens")
+TEMPLATE_SUFFIXES = (".j2", ".svg", ".yaml", ".yml", ".png", ".jpg", ".jpeg")
+
+
+def _hash(*parts) -> str:
+    data = json.dumps(parts, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha1(data.encode("utf-8")).hexdigest()[:16]
+
+
+def _f(v: float) -> str:
+    return f"{v:.3f}".rstrip("0").rstrip(".")
+
+
+def face_document(face: Face, style: str = "") -> str:
+    """Return a face as a whole SVG document, bleed included, exactly as the build draws it."""
+    b = face.bleed
+    w, h = face.w + 2 * b, face.h + 2 * b
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(w)}mm" height="{_f(h)}mm" '
+            f'viewBox="{_f(-b)} {_f(-b)} {_f(w)} {_f(h)}">{style}{face.svg}</svg>')
+
+
+@dataclass
+class Drawn:
+    """One card's faces, or the located problem that stopped them being drawn."""
+
+    front: Face | None = None
+    back: Face | None = None
+    problem: Problem | None = None
+
+
+@dataclass
+class GameState:
+    """One game as the studio last saw it."""
+
+    folder: GameFolder
+    game: Game | None = None          # the last version that loaded, shown while one fails
+    load_problems: list[Problem] = field(default_factory=list)
+    rule_problems: list[Problem] = field(default_factory=list)
+    fingerprint: str = ""
+    card_keys: dict[tuple[str, str], str] = field(default_factory=dict)
+    part_keys: dict[str, str] = field(default_factory=dict)
+    version: int = 0
+
+    @property
+    def id(self) -> str:
+        return self.folder.id
+
+
+@dataclass
+class Change:
+    """What one refresh of a game changed: sent to open pages as an event."""
+
+    game: str
+    version: int
+    cards: list[str]
+    components: list[str]
+    problems: int
+    ok: bool
+    checked: bool = True  # False: drawn again, the rules not yet run
+
+    def event(self) -> dict:
+        """Return the change as the JSON the event stream sends."""
+        return {"type": "game", "game": self.game, "version": self.version,
+                "cards": self.cards, "components": self.components,
+                "problems": self.problems, "ok": self.ok, "checked": self.checked}
+
+
+class Studio:
+    """The loaded games of one project and a cache of their drawings."""
+
+    def __init__(self, project: Project, opts: PrintOptions | None = None):
+        self.project = project
+        self.opts = opts or PrintOptions()
+        self.lock = threading.RLock()
+        self.games: dict[str, GameState] = {}
+        self.cards: dict[str, Drawn] = {}
+        self.parts: dict[str, list[str] | Problem] = {}
+        self.drawn_count = 0  # how many cards were drawn, for tests and the benchmark
+        self.reload()
+
+    def reload(self) -> list[Change]:
+        """Find the project's games again and refresh every one."""
+        with self.lock:
+            folders = {f.id: f for f in self.project.games()}
+            for gone in set(self.games) - set(folders):
+                del self.games[gone]
+            for gid, folder in folders.items():
+                self.games.setdefault(gid, GameState(folder))
+            return [self.refresh(gid) for gid in sorted(folders)]
+
+    def refresh(self, game_id: str) -> Change:
+        """Load one game again, redraw what changed, then run its rules."""
+        change = self.load(game_id)
+        if change.checked:
+            return change
+        change.problems = self.check(game_id).problems
+        change.checked = True
+        return change
+
+    def check(self, game_id: str) -> Change:
+        """Run the rules of a game's loaded version (the slow part of a refresh).
+
+        The rules run outside the lock, so pages can fetch the redrawn cards meanwhile.
+        """
+        with self.lock:
+            st = self.games[game_id]
+            game, version = st.game, st.version
+            runnable = game is not None and not st.load_problems
+        problems = validate(game) if runnable else None
+        with self.lock:
+            if problems is not None and st.version == version:
+                st.rule_problems = problems
+            return Change(game_id, st.version, [], [], len(self.problems(game_id)),
+                          not st.load_problems)
+
+    def load(self, game_id: str) -> Change:
+        """Load one game again and redraw the cards that were shown and have changed."""
+        with self.lock:
+            st = self.games[game_id]
+            st.version += 1
+            try:
+                game = load_game(st.folder)
+            except PrintshopError as exc:
+                st.load_problems = exc.problems
+                return Change(game_id, st.version, [], [], len(exc.problems), False)
+            st.load_problems = []
+            st.game = game
+            old_fingerprint = st.fingerprint
+            st.fingerprint = self._fingerprint(game)
+            old_cards, old_parts = st.card_keys, st.part_keys
+            specs = {p.id: _hash(st.fingerprint, p.spec.model_dump()) for p in game.parts}
+            st.card_keys = {(p.id, c.id): _hash(specs[p.id], c.context())
+                            for p in game.parts if p.kind in DECK_KINDS for c in p.cards}
+            st.part_keys = {p.id: _hash(specs[p.id], p.data) for p in game.parts}
+            changed = [k for k, v in st.card_keys.items() if old_cards.get(k) != v]
+            for part_id, card_id in changed:
+                if old_cards.get((part_id, card_id)) in self.cards:  # on screen before
+                    self.drawn(game_id, part_id, card_id)
+            parts = [p.id for p in game.parts if self._part_changed(st, p, old_cards, old_parts,
+                                                                     old_fingerprint)]
+            parts += [p for p in old_parts if p not in st.part_keys]
+            self._forget_old()
+            return Change(game_id, st.version, [f"{p}/{c}" for p, c in changed],
+                          sorted(set(parts)), len(self.problems(game_id)), True, False)
+
+    def _forget_old(self) -> None:
+        """Drop drawings no game shows any more, so a long session does not grow."""
+        cards = {k for g in self.games.values() for k in g.card_keys.values()}
+        parts = {k for g in self.games.values() for k in g.part_keys.values()}
+        self.cards = {k: v for k, v in self.cards.items() if k in cards}
+        self.parts = {k: v for k, v in self.parts.items() if k in parts}
+
+    def _fingerprint(self, game: Game) -> str:
+        """Hash what every drawing of a game depends on: manifest, templates, icons, options."""
+        files = []
+        for base in game.template_dirs:
+            base = Path(base)
+            root = SHARED_TEMPLATES if base == SHARED_TEMPLATES else self.project.root
+            for path in sorted(base.rglob("*")) if base.is_dir() else []:
+                if path.suffix.lower() not in TEMPLATE_SUFFIXES:
+                    continue
+                rel = path.relative_to(root).as_posix()
+                try:
+                    files.append((rel, hashlib.sha1(read_project_file(root, rel)).hexdigest()))
+                except NotServed:
+                    files.append((rel, "refused"))
+        return _hash(game.manifest.model_dump(), game.icons, files, self.opts.key())
+
+    @staticmethod
+    def _part_changed(st: GameState, part: Part, old_cards: dict, old_parts: dict,
+                      old_fingerprint: str) -> bool:
+        """Tell whether a component must be shown again whole (not card by card)."""
+        if part.kind not in DECK_KINDS:
+            return old_parts.get(part.id) != st.part_keys[part.id]
+        if old_fingerprint != st.fingerprint:
+            return True
+        return [c for (q, c) in st.card_keys if q == part.id] != \
+            [c for (q, c) in old_cards if q == part.id]
+
+    def state(self, game_id: str) -> GameState:
+        """Return a game's state, or KeyError for an unknown id."""
+        return self.games[game_id]
+
+    def game(self, game_id: str) -> Game | None:
+        """Return the last version of a game that loaded, or None."""
+        return self.games[game_id].game
+
+    def part(self, game_id: str, part_id: str) -> Part:
+        """Return a component of a game, or KeyError."""
+        game = self.game(game_id)
+        if game is None:
+            raise KeyError(part_id)
+        return game.part(part_id)
+
+    def card(self, game_id: str, part_id: str, card_id: str) -> tuple[Part, Card]:
+        """Return a deck and one of its cards, or KeyError."""
+        part = self.part(game_id, part_id)
+        for card in part.cards:
+            if card.id == card_id:
+                return part, card
+        raise KeyError(card_id)
+
+    def drawn(self, game_id: str, part_id: str, card_id: str) -> Drawn:
+        """Return a card's faces, drawn now unless this exact card was drawn before."""
+        with self.lock:
+            st = self.games[game_id]
+            part, card = self.card(game_id, part_id, card_id)
+            key = st.card_keys[(part_id, card_id)]
+            hit = self.cards.get(key)
+            if hit is not None:
+                return hit
+            try:
+                front, back = card_faces(st.game, part, self.opts, card)
+                result = Drawn(front, back)
+            except Exception as exc:  # only the kinds drawing_problem knows are the user's
+                problem = drawing_problem(st.game, part_id, exc)
+                if problem is None:
+                    raise
+                result = Drawn(problem=problem)
+            self.drawn_count += 1
+            self.cards[key] = result
+            return result
+
+    def pages(self, game_id: str, part_id: str) -> list[str] | Problem:
+        """Return a sheet's pages, a board whole or a booklet's pages as SVG documents."""
+        with self.lock:
+            st = self.games[game_id]
+            part = self.part(game_id, part_id)
+            key = st.part_keys[part_id]
+            if key in self.parts:
+                return self.parts[key]
+            try:
+                rendered = RENDERERS[part.kind](st.game, part, self.opts)
+                faces = [f for group in rendered.faces.values() for f in group]
+                if faces:
+                    result: list[str] | Problem = [face_document(f) for f in faces]
+                else:
+                    n = len(rendered.pages)
+                    result = [page_svg(p, i, n) for i, p in enumerate(rendered.pages, 1)]
+            except Exception as exc:  # only the kinds drawing_problem knows are the user's
+                result = drawing_problem(st.game, part_id, exc)
+                if result is None:
+                    raise
+            self.parts[key] = result
+            return result
+
+    def problems(self, game_id: str) -> list[Problem]:
+        """Return everything wrong with a game: loading, rules, and cards that failed to draw."""
+        with self.lock:
+            st = self.games[game_id]
+            if st.load_problems:
+                return list(st.load_problems)
+            out = list(st.rule_problems)
+            for (part_id, card_id), key in st.card_keys.items():
+                drawn = self.cards.get(key)
+                if drawn is not None and drawn.problem is not None:
+                    out.append(drawn.problem)
+            for part_id, key in st.part_keys.items():
+                if isinstance(self.parts.get(key), Problem):
+                    out.append(self.parts[key])
+            return out
+
+    def concerns(self, game_id: str, problem: Problem) -> tuple[str | None, str | None]:
+        """Return the (component, card) a problem is about, as far as its place tells."""
+        game = self.game(game_id)
+        if game is None:
+            return None, None
+        path = problem.path
+        for part in game.parts:
+            if part.data_file and part.data_file == problem.file:
+                if len(path) >= 2 and path[0] == "cards" and isinstance(path[1], int) \
+                        and path[1] < len(part.cards) and problem.rule:
+                    return part.id, part.cards[path[1]].id
+                if problem.line is not None:
+                    return part.id, _card_at_line(part, problem.line)
+                return part.id, None
+        if len(path) >= 2 and path[0] == "components" and isinstance(path[1], int) \
+                and path[1] < len(game.parts):
+            return game.parts[path[1]].id, None
+        if len(path) >= 2 and path[0] == "components" and isinstance(path[1], str):
+            return (path[1], None) if any(p.id == path[1] for p in game.parts) else (None, None)
+        return None, None
+
+    def source(self, part: Part, card: Card) -> list[tuple[int, str]]:
+        """Return the lines of the data file that hold a card, numbered."""
+        if not part.data_file or card.line is None:
+            return []
+        try:
+            text = read_project_file(self.project.root, part.data_file).decode("utf-8",
+                                                                                 "replace")
+        except NotServed:
+            return []
+        lines = text.splitlines()
+        later = [c.line for c in part.cards if c.line is not None and c.line > card.line]
+        end = min(later) - 1 if later else min(len(lines), card.line + 40)
+        end = min(end, card.line + 40)
+        while end > card.line and not lines[end - 1].strip():
+            end -= 1
+        return [(n, lines[n - 1]) for n in range(card.line, end + 1) if n <= len(lines)]
+
+
+def _card_at_line(part: Part, line: int) -> str | None:
+    """Return the card whose entry in the data file holds ``line``."""
+    best = None
+    for card in part.cards:
+        if card.line is not None and card.line <= line and (best is None or
+                                                             card.line > best.line):
+            best = card
+    return best.id if best else None
