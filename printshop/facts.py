@@ -117,15 +117,37 @@ def load_restated(data_dir: Path, game_id: str) -> list[Restated]:
     return out
 
 
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def _printed(path: Path) -> str:
+    """Return the text a file prints: a YAML file's string values, a template's source."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix in (".yaml", ".yml"):
+        text = " | ".join(_strings(yaml.safe_load(text)))
+    return " ".join(text.split())
+
+
 def missing_restated(data_dir: Path, game_id: str, template_dirs: list) -> list[str]:
-    """Return a message for each listed sheet sentence its template no longer prints."""
+    """Return a message for each listed sheet sentence its file no longer prints.
+
+    Runs of white space count as one space, so re-wrapping a line changes nothing.
+    """
     out = []
     for r in load_restated(data_dir, game_id):
         found = next((Path(d) / r.file for d in [*template_dirs, data_dir] if (Path(d) / r.file).is_file()),
                      None)
         if found is None:
             out.append(f"{r.file}: no such template")
-        elif r.text not in found.read_text(encoding="utf-8"):
+        elif " ".join(r.text.split()) not in _printed(found):
             out.append(f"{r.file} no longer says '{r.text}' ({r.restates})")
     return out
 
