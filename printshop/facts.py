@@ -83,12 +83,24 @@ def _operations(raw, file, path, line) -> tuple[list[dict], list[Problem]]:
     return out, problems
 
 
+_PARSED: dict[tuple[str, str], object] = {}
+
+
+def _parse(path: Path, label: str):
+    """Parse a fact table, reusing the last parse of the same text (validation reads it twice)."""
+    key = (label, path.read_text(encoding="utf-8", errors="replace"))
+    if key not in _PARSED:
+        _PARSED.clear()
+        _PARSED[key] = load_document(path, label)
+    return _PARSED[key]
+
+
 def _document(data_dir: Path, game_id: str):
     path = Path(data_dir) / FACTS_FILE
     label = f"data/{game_id}/{FACTS_FILE}"
     if not path.is_file():
         return label, None
-    doc = load_document(path, label)
+    doc = _parse(path, label)
     if not isinstance(doc.data, dict) or not isinstance(doc.data.get("facts"), list):
         raise PrintshopError(Problem(label, "expected a 'facts' list", (), doc.line(())))
     unknown = sorted(set(doc.data) - {"facts", "restated"})
@@ -132,7 +144,8 @@ def _printed(path: Path) -> str:
     """Return the text a file prints: a YAML file's string values, a template's source."""
     text = path.read_text(encoding="utf-8")
     if path.suffix in (".yaml", ".yml"):
-        text = " | ".join(_strings(yaml.safe_load(text)))
+        text = " | ".join(_strings(yaml.load(text, Loader=getattr(yaml, "CSafeLoader",
+                                                                   yaml.SafeLoader))))
     return " ".join(text.split())
 
 
@@ -141,13 +154,15 @@ def missing_restated(data_dir: Path, game_id: str, template_dirs: list) -> list[
 
     Runs of white space count as one space, so re-wrapping a line changes nothing.
     """
-    out = []
+    out, printed = [], {}
     for r in load_restated(data_dir, game_id):
         found = next((Path(d) / r.file for d in [*template_dirs, data_dir] if (Path(d) / r.file).is_file()),
                      None)
+        if found is not None and found not in printed:
+            printed[found] = _printed(found)
         if found is None:
             out.append(f"{r.file}: no such template")
-        elif " ".join(r.text.split()) not in _printed(found):
+        elif " ".join(r.text.split()) not in printed[found]:
             out.append(f"{r.file} no longer says '{r.text}' ({r.restates})")
     return out
 
