@@ -291,6 +291,11 @@ def _second_air_immunity(data):
     _set(_card(data, "air-protection"), copies=2)
 
 
+def _no_fire_protection(data):
+    data["cards"].remove(_card(data, "fire-protection"))
+    _set(_card(data, "earth-protection"), copies=6)
+
+
 def _drop_tie_example(data):
     del data["conversion"]["examples"][0]
 
@@ -354,6 +359,7 @@ BREAKS = {
     "playing-gods.card-names": ("conversion.yaml", lambda d: _set(_card(d, "afterlife"),
                                                                   name="Paradise")),
     "playing-gods.sheet-text": ("aid.yaml", _drop_attack_line),
+    "playing-gods.protection-per-element": ("wrath.yaml", _no_fire_protection),
     "playing-gods.majority-to-win": ("aid.yaml", lambda d: _set(d["win"], regions=10)),
 }
 

@@ -321,6 +321,7 @@ CASES = [
     ("pocketciv.guide-modifiers", "event-guide.yaml",
      _set(_card("famine"), "modifiers", [])),
     ("pocketciv.sheet-text", "tracking.yaml", _drop_first_tracking_line),
+    ("pocketciv.tracking-sheet", "tracking.yaml", lambda d: d["visitors"].remove("Nordic")),
     ("pocketciv.rule-examples", "advances.yaml",
      _set(_card("patronage"), "effect", "Upkeep: gain 1 Gold for each City beyond three.")),
 ]

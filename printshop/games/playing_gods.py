@@ -579,6 +579,16 @@ def card_names(game):
                           f"{card.name}", "wrath", card.id, ("name",))
 
 
+@rule("playing-gods.protection-per-element",
+      "every element has Protection cards, a one-time defence against that element")
+def protection_per_element(game):
+    guarded = Counter(c.fields.get("element") for c in game.part("wrath").cards
+                      for _ in range(c.copies) if c.fields.get("type") == "protection")
+    for element in ELEMENTS:
+        if not guarded[element]:
+            yield Finding(f"no Protection card guards against {element}", "wrath")
+
+
 @rule("playing-gods.sheet-text", "the aid, board and cards restate the rulebook as the fact "
       "table lists them")
 def sheet_text(game):

@@ -734,3 +734,34 @@ def rule_examples_hold(game: Game):
     for example, holds in rule_examples(printed_costs(game)):
         if not holds:
             yield Finding(f"{example}: the printed numbers no longer give this")
+
+
+# The round's four phases in the rulebook's order, and the Upkeep duties in theirs (Upkeep
+# 1, 2, 4 and 5: support, Gold, Advance duties, Farms), as the tracking sheet's lines name them.
+PHASES = ("Population", "Event", "Advance", "Upkeep")
+UPKEEP_ORDER = ("support", "Gold", "raise City AVs", "without a Farm")
+
+
+@rule("pocketciv.tracking-sheet", "the tracking sheet has a box for each visiting Empire and "
+      "the round's four phases, and the Upkeep duties, in the rulebook's order")
+def tracking_sheet(game: Game):
+    data = game.part("tracking").data or {}
+    visitors = data.get("visitors") or []
+    if sorted(map(str, visitors)) != sorted(VISITORS):
+        yield Finding(f"the Trading Partner boxes should be {', '.join(VISITORS)}, not "
+                      f"{', '.join(map(str, visitors)) or 'none'}", "tracking",
+                      path=("visitors",))
+    phases = data.get("phases") or []
+    titles = [str(p.get("title") or "") for p in phases]
+    if len(titles) != len(PHASES) or any(f"{i} · {name}" != t for i, (name, t) in
+                                         enumerate(zip(PHASES, titles), 1)):
+        yield Finding(f"the round's phases are 1 · Population, 2 · Event, 3 · Advance, "
+                      f"4 · Upkeep; the sheet has {titles}", "tracking", path=("phases",))
+        return
+    upkeep = phases[3].get("lines") or []
+    at = [next((i for i, line in enumerate(upkeep) if duty in line), None)
+          for duty in UPKEEP_ORDER]
+    if None in at or at != sorted(at):
+        yield Finding("Upkeep runs: Tribes above support, then Gold, then the Advance duties, "
+                      "then Cities without a Farm; the sheet's lines do not", "tracking",
+                      path=("phases", 3, "lines"))
