@@ -167,10 +167,13 @@ class _ValidateCommand(click.Command):
 @main.command(cls=_ValidateCommand, short_help="Check games against their schema and rules.",
               epilog="`printshop validate map FILE...` checks PocketCiv map files instead.")
 @click.argument("games", nargs=-1)
+@click.option("--explain", is_flag=True,
+              help="Print each game's fact table (data/GAME/facts.yaml) with each rule's status.")
 @project_option
-def validate(games, project_dir):
+def validate(games, project_dir, explain):
     """Check GAMES (default: every game) against their data schema and rules."""
     from .build import load_games
+    from .facts import describe, explain as explain_facts, load_facts
     from .project import Project
     from .rules import rule_ids, validate as run_rules
 
@@ -184,6 +187,14 @@ def validate(games, project_dir):
         problems.extend(found)
         if not found:
             click.echo(f"{game.id}: ok ({len(rule_ids(game))} rules)")
+        if explain:
+            try:
+                facts = load_facts(game.data_dir, game.id)
+            except PrintshopError as exc:
+                _fail(exc)
+            click.echo(f"{game.id}: fact table, {len(facts)} facts")
+            for line in describe(explain_facts(facts, found)):
+                click.echo(line)
     if problems:
         _fail(PrintshopError(problems, "validation failed"))
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from .errors import Problem
+from .errors import PrintshopError, Problem
+from .facts import check_table, load_facts
 from .games import load_plugins
 from .models import Card, CheckSpec, Game, Part
 
@@ -184,6 +185,12 @@ def validate(game: Game) -> list[Problem]:
             except KeyError as exc:
                 findings = [Finding(f"the rule needs component {exc}, which the game lacks")]
             problems.extend(locate(game, f, entry) for f in findings)
+    listed = {e if isinstance(e, str) else e.id for e in rule_ids(game)}
+    try:
+        facts = load_facts(game.data_dir, game.id)
+    except PrintshopError as exc:
+        return problems + list(exc.problems)
+    problems.extend(check_table(game.id, facts, set(RULES) | listed, listed))
     return problems
 
 

@@ -63,3 +63,15 @@ def pdf_to_png(pdf: Path, out_dir: Path, dpi: int = 30) -> list[Path]:
 def opts() -> PrintOptions:
     """Default print options."""
     return PrintOptions()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the fact tables' mutation scores (recorded by tests/test_facts.py)."""
+    scores = sorted({value for key in ("passed", "failed")
+                     for report in terminalreporter.stats.get(key, [])
+                     for name, value in getattr(report, "user_properties", [])
+                     if name == "mutation score"})
+    if scores:
+        terminalreporter.section("mutation score")
+        for line in scores:
+            terminalreporter.write_line(line)

@@ -359,7 +359,22 @@ BREAKS = {
     "civilizations-cards.score-caps": _row("scoring", {"id": "gold"}, "cap", 10),
     "civilizations-cards.traitor-penalty": _row("penalty", {"slots": -2}, "slots", -1,
                                                 "writing.yaml"),
+    "civilizations-cards.great-person-powers": _card(
+        "sun-hearts-k", lambda c: c["person"].update(power="A temple here yields 3 faith.")),
+    "civilizations-cards.sheet-text": _row(
+        "actions", {"id": "build-walls"}, "effect",
+        "Two pieces make a wall: it stops black caravans; a red one pays the owner 1 gold toll."),
 }
+
+
+def test_wall_text_says_red_caravans_lose_nothing(builtin):
+    """The rulebook: red caravans pass and lose nothing; the owner gains 1 gold with a diamond."""
+    import yaml
+    data = yaml.safe_load((builtin.root / "data" / GAME / "reference.yaml").read_text())
+    walls = next(a for a in data["actions"] if a["id"] == "build-walls")["effect"]
+    assert "loses nothing" in walls and "toll" not in walls
+    mat = (builtin.root / "templates" / GAME / "_mat.svg.j2").read_text()
+    assert "pays the owner" not in mat and "loses nothing" in mat
 
 
 def test_every_listed_rule_has_a_break_test(game):

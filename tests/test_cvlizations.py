@@ -249,11 +249,19 @@ CASES = [
     ("cvlizations.orders-best-in-pairs", _effect("hunting", 0, {"food": 4}), set()),
     ("cvlizations.crowded-orders-fail", _effect("cunning", 2, {"any": 1}), set()),
     ("cvlizations.doubling-repeats", _effect("doubling", 1, {"repeat": 2, "happiness": 1}),
-     set()),
-    ("cvlizations.thieving-example", _effect("thieving", 0, {"steal": 1, "food": 1}), set()),
+     {"cvlizations.order-values"}),
+    ("cvlizations.thieving-example", _effect("thieving", 0, {"steal": 1, "food": 1}),
+     {"cvlizations.order-values"}),
     ("cvlizations.thieving-pair-victims", _effect("thieving", 1, {"steal": 1, "any": 1}),
+     {"cvlizations.order-values"}),
+    ("cvlizations.sample-round", _effect("trading", 0, {"give": 1, "take": 4}),
+     {"cvlizations.order-values"}),
+    ("cvlizations.order-values", _effect("quarrying", 1, {"stone": 4}), set()),
+    ("cvlizations.idea-terms", _idea("consumerism", text="At the end: +3 :happiness: if you "
+                                     "have no resources left."), set()),
+    ("cvlizations.sheet-text",
+     [("aids.yaml", lambda d: _card(d, "phase-aid").update(footer="Tied? Share the win."))],
      set()),
-    ("cvlizations.sample-round", _effect("trading", 0, {"give": 1, "take": 4}), set()),
     ("cvlizations.pickaxe-example", _idea("pickaxe", boost=[]), set()),
     ("cvlizations.named-ideas", _idea("law", name="Justice"), set()),
     ("cvlizations.named-idea-effects", [("ideas.yaml", _swap_types)], set()),
@@ -290,7 +298,7 @@ CASES = [
     ("one-crown", _tokens("crown", 2), set()),
     ("one-order-aid", _duplicate_aid("order-aid"), set()),
     ("one-phase-aid", _duplicate_aid("phase-aid"), set()),
-    ("two-variant-cards", _remove_aid("advanced-variant"), set()),
+    ("two-variant-cards", _remove_aid("advanced-variant"), {"cvlizations.sheet-text"}),
 ]
 
 

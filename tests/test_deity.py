@@ -134,6 +134,10 @@ BREAKS = {
     "deity.example-war": ("nations.yaml",
                           lambda d: d["cards"][4]["levels"][3].update(attributes=["food"])),
     "deity.example-scoring": ("examples.yaml", lambda d: d["scoring"].update(score=7)),
+    "deity.age-names": ("progression.yaml", lambda d: _set(d["cards"], "iron-age", name="Tin Age")),
+    "deity.intervention-effects": ("interventions.yaml",
+                                   lambda d: _set(d["cards"], "revival",
+                                                  effect="Gain 2 extra :devotion: this turn.")),
 }
 
 
@@ -147,7 +151,7 @@ def test_each_rule_reports_itself_by_name(game_copy, rule_id):
 def test_every_registered_deity_rule_has_a_breaking_test(game):
     from printshop.rules import rule_ids
     ids = {r if isinstance(r, str) else r.id for r in rule_ids(game)}
-    assert ids == set(BREAKS)
+    assert ids - {"deity.sheet-text"} == set(BREAKS)  # sheet text: tests/test_facts.py
 
 
 def test_broken_rule_names_file_and_card(game_copy):

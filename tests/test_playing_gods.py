@@ -286,6 +286,24 @@ def _demote_portal(data):
     space["kind"] = "wrath"
 
 
+def _second_air_immunity(data):
+    _set(_card(data, "air-immunity"), copies=2)
+    _set(_card(data, "air-protection"), copies=2)
+
+
+def _no_fire_protection(data):
+    data["cards"].remove(_card(data, "fire-protection"))
+    _set(_card(data, "earth-protection"), copies=6)
+
+
+def _drop_tie_example(data):
+    del data["conversion"]["examples"][0]
+
+
+def _drop_attack_line(data):
+    del data["attack"][1]
+
+
 BREAKS = {
     # declarative checks in game.yaml
     "wrath-card-count": ("wrath.yaml", lambda d: _set(_card(d, "earth-mudslide"), copies=3)),
@@ -309,8 +327,7 @@ BREAKS = {
         _card(d, "earth-quicksand"), name="Sinkhole")),
     "playing-gods.no-opposite-elements": ("wrath.yaml", lambda d: _set(
         _card(d, "fire-volcano"), combines=["earth", "water"])),
-    "playing-gods.immunity-one-per-element": ("wrath.yaml", lambda d: _set(
-        _card(d, "air-immunity"), element="fire")),
+    "playing-gods.immunity-one-per-element": ("wrath.yaml", _second_air_immunity),
     "playing-gods.special-wrath-cards": ("wrath.yaml",
                                          lambda d: _set(_card(d, "darkness"), name="Eclipse")),
     "playing-gods.conversion-aspects": ("conversion.yaml", _lone_communion),
@@ -331,9 +348,18 @@ BREAKS = {
     "playing-gods.one-gain-sect-space": ("world.yaml",
                                          lambda d: _set(_space(d, "s12"), kind="conversion")),
     "playing-gods.element-combinations": ("aid.yaml",
-                                          lambda d: _set(d["combinations"][4], kills=4)),
+                                          lambda d: _set(d["combinations"][5], kills=4)),
     "playing-gods.conversion-arithmetic": ("aid.yaml", lambda d: _set(
-        d["conversion"]["examples"][1], converts=2)),
+        d["conversion"]["examples"][3], converts=1)),
+    "playing-gods.element-partners": ("wrath.yaml", lambda d: _set(
+        _card(d, "air-tornado"), combines=["water"])),
+    "playing-gods.combination-names": ("aid.yaml", lambda d: _set(d["combinations"][6],
+                                                                   name="Monsoon")),
+    "playing-gods.rulebook-examples": ("aid.yaml", _drop_tie_example),
+    "playing-gods.card-names": ("conversion.yaml", lambda d: _set(_card(d, "afterlife"),
+                                                                  name="Paradise")),
+    "playing-gods.sheet-text": ("aid.yaml", _drop_attack_line),
+    "playing-gods.protection-per-element": ("wrath.yaml", _no_fire_protection),
     "playing-gods.majority-to-win": ("aid.yaml", lambda d: _set(d["win"], regions=10)),
 }
 
@@ -341,6 +367,10 @@ BREAKS = {
 ALSO_BROKEN = {
     "sect-colours-distinct": {"playing-gods.twenty-chips-per-colour"},
     "playing-gods.five-continents": {"playing-gods.two-portals-per-continent"},
+    # Pairing with the opposite means not pairing with exactly the two others.
+    "playing-gods.no-opposite-elements": {"playing-gods.element-partners"},
+    # The Typhoon is also one of the rulebook's worked examples.
+    "playing-gods.combination-names": {"playing-gods.rulebook-examples"},
 }
 
 

@@ -160,7 +160,9 @@ def test_superstition_reads_a_single_symbol(game):
 
 
 def test_irrigation_requires_agriculture(advances):
-    assert "agriculture" in advances["irrigation"]["requires"]
+    # The rulebook's example: own Agriculture before you can purchase Irrigation (no OR).
+    assert advances["irrigation"]["requires"] == ["agriculture"]
+    assert not advances["irrigation"].get("requires_any")
 
 
 def test_hint_first_city_then_cartage_needs_six_tribes_and_a_mountain(advances):
@@ -268,6 +270,10 @@ def _drop_palace_markers(d):
     d["cards"] = [c for c in d["cards"] if c.get("wonder") != "palace-of-the-senate"]
 
 
+def _drop_first_tracking_line(d):
+    del d["phases"][0]["lines"][0]
+
+
 CASES = [
     ("sixteen-event-cards", "events.yaml", _set(_event(2), "copies", 2)),
     ("event-card-numbers", "events.yaml", _set(_event(15), "number", 17)),
@@ -302,13 +308,30 @@ CASES = [
     ("pocketciv.wonder-fields", "advances.yaml",
      _set(_card("city-of-atlantis"), "partner", "Atlantis")),
     ("pocketciv.advance-effects", "advances.yaml", _set(_card("coinage"), "effect", " ")),
-    ("pocketciv.advance-examples", "advances.yaml", _set(_card("cartage"), "tribes", 3)),
+    ("pocketciv.advance-examples", "advances.yaml",
+     _set(_card("cartage"), "resources", ["wood"])),
     ("pocketciv.guide-covers-events", "event-guide.yaml", _drop("tsunami")),
     ("pocketciv.guide-advances", "event-guide.yaml", _unknown_guide_advance),
     ("pocketciv.wonder-markers", "counters.yaml", _drop_palace_markers),
     ("pocketciv.city-counter-stacks", "cities.yaml", _set(_card("crimson-av2"), "copies", 7)),
+    ("pocketciv.advance-terms", "advances.yaml",
+     _set(_card("roadbuilding"), "effect", "Tribes may cross 2 borders when moving.")),
+    ("pocketciv.guide-terms", "event-guide.yaml",
+     _set(_card("famine"), "summary", "Draw: the Active Region loses its Farm.")),
+    ("pocketciv.guide-modifiers", "event-guide.yaml",
+     _set(_card("famine"), "modifiers", [])),
+    ("pocketciv.sheet-text", "tracking.yaml", _drop_first_tracking_line),
+    ("pocketciv.tracking-sheet", "tracking.yaml", lambda d: d["visitors"].remove("Nordic")),
+    ("pocketciv.rule-examples", "advances.yaml",
+     _set(_card("patronage"), "effect", "Upkeep: gain 1 Gold for each City beyond three.")),
 ]
-EXTRA = {"red-circle-range": {"pocketciv.red-circle-balance"}}
+EXTRA = {"red-circle-range": {"pocketciv.red-circle-balance"},
+         # Coinage's effect is one the rulebook spells out, so its terms go too.
+         "pocketciv.advance-effects": {"pocketciv.advance-terms"},
+         "pocketciv.guide-covers-events": {"pocketciv.guide-terms"},
+         "pocketciv.guide-advances": {"pocketciv.guide-modifiers"},
+         # Patronage's "beyond four" is both a term of its effect and the example's number.
+         "pocketciv.rule-examples": {"pocketciv.advance-terms"}}
 MY_RULES = {rule_id for rule_id, _, _ in CASES}
 
 

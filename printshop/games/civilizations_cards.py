@@ -443,3 +443,50 @@ def traitor_penalty(game):
             yield Finding(f"{stones[0]}-{stones[-1]} stones cost "
                           f"{', '.join(map(str, sorted(slots)))} hand slots, not "
                           f"{row.get('slots')!r}", WRITING_SHEET, path=("penalty", i, "slots"))
+
+
+# The numbers and conditions of each Great Person's power in the rulebook, as the card's own
+# wording must carry them; both persons of a face card share the power.
+PERSON_POWERS = {
+    ("hearts", "J"): ("Missionaries", "ignore the defence bonus"),
+    ("hearts", "Q"): ("missionaries", "fail", "gains no faith"),
+    ("hearts", "K"): ("temple", "2 faith", "each era", "instead of 1"),
+    ("diamonds", "J"): ("Traders and explorers", "+1 reach", "sea"),
+    ("diamonds", "Q"): ("traders", "fail", "gains no gold"),
+    ("diamonds", "K"): ("1 gold", "caravan from this city", "sea"),
+    ("clubs", "J"): ("defender rolls twice", "lower roll"),
+    ("clubs", "Q"): ("never caught", "fails", "keeps its coins"),
+    ("clubs", "K"): ("unlaunched caravans", "back to your hand", "excess"),
+    ("spades", "J"): ("through walls", "full strength"),
+    ("spades", "Q"): ("fails", "keeps its coins"),
+    ("spades", "K"): ("won attack", "no coins or a caravan", "Military leaders too"),
+}
+
+
+@rule("civilizations-cards.great-person-powers",
+      "each Great Person's power carries the rulebook's numbers and conditions, the same on "
+      "both copies of its card")
+def great_person_powers(game):
+    seen = {}
+    for card in _cards(game):
+        person = card.fields.get("person")
+        key = (card.fields["suit"], card.fields["rank"])
+        if not person or key not in PERSON_POWERS:
+            continue
+        power = person.get("power") or ""
+        for term in PERSON_POWERS[key]:
+            if term not in power:
+                yield Finding(f"{person['name']}'s power must say '{term}'", DECK, card.id,
+                              ("person", "power"))
+        if key in seen and seen[key] != power:
+            yield Finding(f"the two {key[1]}s of {key[0]} must share one power", DECK, card.id,
+                          ("person", "power"))
+        seen.setdefault(key, power)
+
+
+@rule("civilizations-cards.sheet-text",
+      "the mats, sheets and cards restate the rulebook as the fact table lists them")
+def sheet_text(game):
+    from printshop.facts import missing_restated
+    for message in missing_restated(game.data_dir, game.id, game.template_dirs):
+        yield Finding(message)

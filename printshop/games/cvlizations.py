@@ -622,3 +622,73 @@ def effect_markup(raw, compact: bool = False) -> str:
     if not parts:
         return "—" if compact else "Nothing happens"
     return " ".join(parts)
+
+
+# Order values the rulebook and the public facts state outright, by how many players chose the
+# order (1, 2, 3 = three or more). The sample round and the Thieving example fix all but
+# Quarrying for two, which the published order cards give (shared/reference/games-facts.md).
+STATED_VALUES = {("logging", 2): {"wood": 3}, ("hunting", 3): {"food": 1},
+                 ("quarrying", 1): {"stone": 2}, ("quarrying", 2): {"stone": 3},
+                 ("trading", 1): {"give": 1, "take": 3}, ("thieving", 1): {"steal": 1},
+                 ("thieving", 2): {"steal": 2}, ("doubling", 1): {"repeat": 2},
+                 ("doubling", 2): {"repeat": 2}}
+
+# The numbers and conditions in the rulebook's notes on named ideas, as the card text must
+# carry them (the wording is this edition's own).
+IDEA_TERMS = {
+    "Optimism": ("3 or more players", "take 1 :any:"),
+    "Humanism": ("during rounds",),
+    "Consumerism": ("+2 :happiness:", "no resources"),
+    "Dagger": ("Gain 1 :happiness:", "unless 3 or more players"),
+    "Fortune Telling": ("top idea of the deck", "put it back"),
+    "Fishing Rod": ("1 more :food:",), "Gunpowder": ("1 more :stone:",),
+    "Pickaxe": ("1 more :stone:",), "Axe": ("1 more :wood:",),
+    "Wheel": ("1 more of the resource you receive",),
+    "Tower": ("up to 3 :wood:",), "Castle": ("up to 3 :stone:",), "Larder": ("up to 3 :food:",),
+    "Holidays": ("Gain 1 :happiness:", "only 1, even with Doubling"),
+    "Law": ("first loss to a thief", "The Sword cannot touch you"),
+    "Feline Domestication": ("3 or more players",),
+    "Common Language": ("2 ideas", "full cost"),
+    "Rationalism": ("+1 :happiness: for each type", "this one included", "(1 to 4)"),
+    "Cinematography": ("+1 :happiness: for every 2 ideas", "this one included"),
+    "Stock Exchange": (":food: :wood: :stone:", "scores 2 :happiness:", "6 at most"),
+    "Highway": ("+2 :happiness:", "more tools than any other player"),
+    "Research Institute": ("+2 :happiness:", "more inventions than any other player"),
+    "Tourism": ("+2 :happiness:", "more buildings than any other player"),
+}
+
+
+@rule("cvlizations.order-values", "every order value the rulebook or the published cards state "
+      "holds: Logging 3 wood for two, Quarrying 2 stone alone and 3 for two, Hunting 1 food for "
+      "three or more, Trading 1 for 3 alone, Thieving and Doubling as in the examples")
+def check_order_values(game: Game):
+    ref = reference_set(game)
+    orders = orders_of(game)
+    for (order_id, crowd), want in sorted(STATED_VALUES.items()):
+        order = orders.get(order_id)
+        if order is None:
+            continue
+        if order.effect(crowd) != Effect.of(want):
+            yield Finding(f"{order.name} for {CROWD_NAMES[crowd - 1]} must give "
+                          f"{_describe(want)}", ref, order_id, ("effects", crowd - 1))
+
+
+@rule("cvlizations.idea-terms", "the named ideas' texts carry the numbers and conditions of the "
+      "rulebook's notes")
+def check_idea_terms(game: Game):
+    names = _by_name(_ideas(game))
+    for name, terms in IDEA_TERMS.items():
+        card = names.get(name.casefold())
+        if card is None:
+            continue
+        for term in terms:
+            if term not in (card.fields.get("text") or ""):
+                yield Finding(f"{name}'s text must say '{term}'", IDEAS, card.id, ("text",))
+
+
+@rule("cvlizations.sheet-text", "the aids and the board restate the rulebook's rules as the "
+      "fact table lists them")
+def check_sheet_text(game: Game):
+    from ..facts import missing_restated
+    for message in missing_restated(game.data_dir, game.id, game.template_dirs):
+        yield Finding(message)

@@ -344,3 +344,40 @@ def example_scoring(game: Game, example):
     if result["score"] != example["score"]:
         yield Finding(f"the final score should be {example['score']}, scoring gives "
                       f"{result['score']}")
+
+
+AGE_NAMES = [(1, "Stone Age"), (2, "Bronze Age"), (3, "Iron Age"), (4, "Powder Age"),
+             (5, "Steel Age"), (None, "Atomic Age")]
+INTERVENTION_TERMS = {"Leader": ("one nation", "any order"),
+                      "Revival": ("1 extra", ":devotion:"),
+                      "Smite": ("any one card", "Technology and disease chains may be broken")}
+
+
+@rule("deity.age-names",
+      "the ages run stone I, bronze II, iron III, powder IV, steel V, then the unmarked atomic")
+def age_names(game: Game):
+    ages = [c for c in game.part("progression").cards if c.fields["type"] == "age"]
+    have = [(c.fields.get("era"), c.name) for c in ages]
+    for i, (want, got) in enumerate(zip(AGE_NAMES, have)):
+        if want != got:
+            yield Finding(f"age {i + 1} of the stack should be {want[1]} (era {want[0]}), found "
+                          f"{got[1]} (era {got[0]})", "progression", ages[i].id)
+
+
+@rule("deity.intervention-effects",
+      "Leader reorders one column, Revival gives 1 extra devotion, Smite discards any one card "
+      "and may break technology and disease chains")
+def intervention_effects(game: Game):
+    for card in game.part("interventions").cards:
+        for term in INTERVENTION_TERMS.get(card.name, ()):
+            if term not in card.fields["effect"]:
+                yield Finding(f"{card.name}'s effect must say '{term}'", "interventions",
+                              card.id, ("effect",))
+
+
+@rule("deity.sheet-text", "the turn reference restates the rulebook's numbers as the fact table "
+      "lists them")
+def sheet_text(game: Game):
+    from ..facts import missing_restated
+    for message in missing_restated(game.data_dir, game.id, game.template_dirs):
+        yield Finding(message)

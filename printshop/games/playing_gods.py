@@ -466,6 +466,137 @@ def majority_to_win(game):
                       f"not {win.get('regions')}", "aid", path=("win", "regions"))
 
 
+# The rulebook's names for two combinations ("a Water and an Earth card ... create a
+# landslide"; "Water and Air attack cards to create a typhoon").
+COMBINATION_NAMES = {frozenset(("earth", "water")): "Landslide",
+                     frozenset(("air", "water")): "Typhoon"}
+# The rulebook's conversion table: (attacker's cards, defender's cards, sects converted).
+CONVERSION_EXAMPLES = ((1, 1, 0), (2, 1, 1), (3, 1, 2))
+GODKILLER = "The Godkiller"
+GAIN_SECT = "Gain One Sect"
+
+
+def _partners(element: str) -> set[str]:
+    return set(ELEMENTS) - {element, OPPOSITE[element]}
+
+
+@rule("playing-gods.element-partners",
+      "each attack card pairs with exactly the two elements that are not its own or its "
+      "opposite (Earth and Air with Fire or Water)")
+def element_partners(game):
+    for card in game.part("wrath").cards:
+        element = card.fields.get("element")
+        if card.fields.get("type") != "attack" or element not in OPPOSITE:
+            continue
+        have = set(card.fields.get("combines") or [])
+        want = _partners(element)
+        if have != want:
+            yield Finding(f"{card.name} ({element}) combines with {' and '.join(sorted(want))}, "
+                          f"not {', '.join(sorted(have)) or 'nothing'}", "wrath", card.id,
+                          ("combines",))
+
+
+def _table(game) -> dict:
+    rows = _aid(game).get("combinations")
+    out = {}
+    for row in rows if isinstance(rows, list) else []:
+        if isinstance(row, dict) and isinstance(row.get("elements"), list):
+            out[frozenset(row["elements"])] = row
+    return out
+
+
+@rule("playing-gods.combination-names",
+      "the aid names Water + Earth a Landslide and Water + Air a Typhoon, as the rulebook does")
+def combination_names(game):
+    table = _table(game)
+    for key, name in COMBINATION_NAMES.items():
+        row = table.get(key, {})
+        if row.get("name") != name:
+            yield Finding(f"{' + '.join(sorted(key))} is the rulebook's {name}, not "
+                          f"{row.get('name')!r}", "aid", path=("combinations",))
+
+
+def attack_kills(table: dict, elements: list[str], blocked: set[str]) -> int:
+    """Return the sects an attack kills: blocked elements drop out and take the bonus with
+    them; what is left kills as its own row of the table, or 1 per card if no row fits."""
+    left = [e for e in elements if e not in blocked]
+    if not left:
+        return 0
+    if len(left) == len(elements):
+        row = table.get(frozenset(left))
+        return int(row.get("kills", 0)) if row else 0
+    return sum(int(table.get(frozenset([e]), {}).get("kills", 0)) for e in left)
+
+
+@rule("playing-gods.rulebook-examples",
+      "the rulebook's examples hold for the shipped aid and decks: Water + Earth is a landslide "
+      "killing 3; a typhoon with Air protected kills 1 by Water; the conversion table "
+      "(1 v 1 fails, 2 v 1 converts 1, 3 v 1 converts 2)")
+def rulebook_examples(game):
+    table = _table(game)
+    landslide = table.get(frozenset(("earth", "water")), {})
+    if landslide.get("name") != "Landslide" or attack_kills(table, ["water", "earth"],
+                                                            set()) != 3:
+        yield Finding("the rulebook's example: a Water and an Earth card together make a "
+                      "landslide killing 3 sects; the aid's table disagrees", "aid",
+                      path=("combinations",))
+    protections = {c.fields.get("element") for c in game.part("wrath").cards
+                   if c.fields.get("type") == "protection"}
+    got = attack_kills(table, ["water", "air"], {"air"})
+    if "air" not in protections or got != 1:
+        yield Finding("the rulebook's example: a typhoon (Water + Air) met by Protection from "
+                      f"Air leaves the Water attack killing 1 sect; the aid and deck give {got}"
+                      + ("" if "air" in protections else ", and the deck has no Protection "
+                         "from Air"), "aid", path=("combinations",))
+    conversion = _aid(game).get("conversion")
+    rows = conversion.get("examples") if isinstance(conversion, dict) else None
+    shown = {(r.get("attacker"), r.get("defender")): r.get("converts")
+             for r in rows if isinstance(r, dict)} if isinstance(rows, list) else {}
+    for a, d, won in CONVERSION_EXAMPLES:
+        if shown.get((a, d)) != won:
+            yield Finding(f"the rulebook's conversion table: {a} card(s) against {d} convert "
+                          f"{won}; the aid shows {shown.get((a, d))!r}", "aid",
+                          path=("conversion", "examples"))
+
+
+@rule("playing-gods.card-names",
+      "cards carry the rulebook's names: the five conversion types, Protection and Immunity "
+      "by element, Gain One Sect and the Godkiller")
+def card_names(game):
+    for card in game.part("conversion").cards:
+        kind = card.fields.get("type")
+        want = {"conversion": str(card.fields.get("aspect")).title(), "gain-sect": GAIN_SECT,
+                "godkiller": GODKILLER}.get(kind)
+        if want is not None and card.name != want:
+            yield Finding(f"a {kind} card is called {want}, not {card.name}", "conversion",
+                          card.id, ("name",))
+    for card in game.part("wrath").cards:
+        kind, element = card.fields.get("type"), str(card.fields.get("element")).title()
+        want = {"protection": f"Protection from {element}",
+                "immunity": f"Immunity to {element}"}.get(kind)
+        if want is not None and card.name != want:
+            yield Finding(f"this {kind} card guards against {element}: call it {want}, not "
+                          f"{card.name}", "wrath", card.id, ("name",))
+
+
+@rule("playing-gods.protection-per-element",
+      "every element has Protection cards, a one-time defence against that element")
+def protection_per_element(game):
+    guarded = Counter(c.fields.get("element") for c in game.part("wrath").cards
+                      for _ in range(c.copies) if c.fields.get("type") == "protection")
+    for element in ELEMENTS:
+        if not guarded[element]:
+            yield Finding(f"no Protection card guards against {element}", "wrath")
+
+
+@rule("playing-gods.sheet-text", "the aid, board and cards restate the rulebook as the fact "
+      "table lists them")
+def sheet_text(game):
+    from printshop.facts import missing_restated
+    for message in missing_restated(game.data_dir, game.id, game.template_dirs):
+        yield Finding(message)
+
+
 def _pt(cx: float, cy: float, r: float, degrees: float) -> tuple[float, float]:
     a = math.radians(degrees)
     return cx + r * math.cos(a), cy + r * math.sin(a)

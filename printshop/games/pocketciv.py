@@ -290,8 +290,10 @@ class AdvanceFact:
 
 
 ADVANCE_FACTS = (
-    AdvanceFact("irrigation", "requires", "includes", "agriculture",
-                "ACQUIRE ADVANCES example: Irrigation requires Agriculture"),
+    AdvanceFact("irrigation", "requires", "equals", ["agriculture"],
+                "ACQUIRE ADVANCES example: Irrigation requires Agriculture, owned first"),
+    AdvanceFact("irrigation", "requires_any", "equals", False,
+                "ACQUIRE ADVANCES example: Irrigation requires Agriculture, not a choice"),
     AdvanceFact("cartage", "tribes", "equals", 2,
                 "HINTS: Cartage is bought with an additional 2 Tribes"),
     AdvanceFact("cartage", "gold", "equals", 0, "HINTS: Cartage costs Tribes only"),
@@ -402,3 +404,366 @@ def city_counter_stacks(game: Game):
             if have < need:
                 yield Finding(f"player {player} has {have} counters for AV {av}; needs "
                               f"{need}", "cities")
+
+
+# The numbers, names and conditions of each Advance effect the rulebook spells out (its italic
+# notes), as the card's own wording must carry them. Horticulture, Story Telling and Written
+# Record are silent in the rulebook (DESIGN.md), so they are not listed.
+ADVANCE_TERMS = {
+    "agriculture": ("Once each round", "Farm", "without clearing a Forest"),
+    "architecture": ("limit rises to 4", "8 strength", "1 City AV", "1 AV less"),
+    "arts": ("Civil War", "collateral damage −2"),
+    "astronomy": ("Superstition", "2 cards more"),
+    "banking": ("more than 3 Gold", "gain 1 Gold"),
+    "basic-tools": ("1 Tribe less", "not for a Capitol"),
+    "black-market": ("Gain 5 Gold on acquiring", "handshake costs 1 Gold", "Anarchy",
+                     "lose 1 Gold, even with Coinage"),
+    "cartage": ("Any Farm", "any one City"),
+    "cavalry": ("Frontier Expeditions", "counts as 2"),
+    "centralized-government": ("Capitol", "past AV 4 up to 10", "1 Forest, Mountain or Farm",
+                               "equal to the new AV", "once per Upkeep"),
+    "civil-service": ("raise one more City AV", "AV 1 or more", "Tribe soaks 3", "City AV 5",
+                      "Black Market and Culture of Thievery"),
+    "coinage": ("keep your Gold",),
+    "common-tongue": ("2 Tribes instead of 4",),
+    "culture-of-thievery": ("lose 1 there", "nuggets of the next card", "halves the stash",
+                            ":green-square: + :blue-hex:"),
+    "democracy": ("Bandits", "−1 :blue-hex:"),
+    "diplomacy": ("1 point each", "at least :red-circle:", "permanent Trading Partners"),
+    "engineering": ("limit rises to 3", "Earthquake and Volcano", "AV 1 at worst",
+                    "Wonder soaks 10"),
+    "equestrian": ("any Region", "never through Frontier or Sea", "Epidemics leap empty Regions",
+                   "lose 2 strength", "Bandits: strength +1 :blue-hex:"),
+    "fishing": ("same Sea", "losing 1", "beside the Sea need no Farm"),
+    "government": ("Ignore Tribal War", "Corruption +3"),
+    "irrigation": ("Famine: keep Farms, City AV −1", "Flood: keep Farms and City AV",
+                   "Sandstorm: keep Farms"),
+    "law": ("no City AV loss", "by the City AV", "Corruption: keep Gold", "Uprising: City AV −1",
+            "Civil War damage uses the :green-square:", "Bandits −1 :blue-hex:",
+            "Black Market and Culture of Thievery"),
+    "literacy": ("Tribes −5 instead of −3", "Corruption is halved (round down)"),
+    "machining": ("Wood and Stone", "1 Tribe less", "2 more City AV", "City AV −3",
+                  "Law cancels"),
+    "magnetics": ("costs no Tribe", "halve", "(round up)"),
+    "masonry": ("raise one City's AV by 1", "Tribes equal to the new AV"),
+    "medicine": ("Epidemic loss halved (round down)", "Civil War 1", "Volcano 1",
+                 "Earthquake 2", "Tsunami 2"),
+    "meditation": ("Civil War damage halved (round down)", "when 1 card is left"),
+    "metal-working": ("limit rises to 3", "stops 2 strength", "3 with Military"),
+    "military": ("stops 2 strength", "3 with Metal Working", "neighbouring Cities −3 AV",
+                 "AV −1"),
+    "mining": ("3 Tribes", "Mountain or Volcano", "empties the cart"),
+    "ministry": ("by the :green-square:", "1 Gold per point"),
+    "music": ("one neighbour only", "1 Tribe instead of 3"),
+    "mythology": ("Active Region", "3 AV instead of 2"),
+    "navigation": ("same Sea", "losing 1", "Sea Expeditions", ":green-square:"),
+    "organized-religion": ("at most 4 Regions", "Tribes −2 instead of all"),
+    "patronage": ("1 Gold", "each City beyond four"),
+    "philosophy": ("second card", "handshake"),
+    "roadbuilding": ("cross 2 borders", "Farm need not be in its own Region",
+                     "Epidemics leap empty Regions", "2 AV"),
+    "sails-and-rigging": ("Sea Expeditions", "counts as 2", "Meteorology"),
+    "sense-of-community": ("Tribal War", "not doubled"),
+    "shipping": ("handshake", ":green-square:"),
+    "simple-tools": ("1 Tribe less", "not for a Capitol"),
+    "slave-labor": ("raise one more City AV", ":red-circle: more Tribes", "Bandits +1 :blue-hex:",
+                    "Regions without a City"),
+    "surveying": ("Mining", "discard pile"),
+    "theater": ("Civil War", "collateral damage −2"),
+}
+
+
+def _missing_terms(text: str, terms) -> list[str]:
+    return [t for t in terms if t not in (text or "")]
+
+
+@rule("pocketciv.advance-terms", "each Advance effect the rulebook spells out carries its "
+      "numbers, names and conditions on the card")
+def advance_terms(game: Game):
+    cards = _advances(game)
+    for advance, terms in ADVANCE_TERMS.items():
+        card = cards.get(advance)
+        if card is None:
+            yield Finding(f"the deck has no '{advance}'", "advances")
+            continue
+        for term in _missing_terms(card.fields.get("effect"), terms):
+            yield Finding(f"{card.name}'s effect must say '{term}' (rulebook)", "advances",
+                          card.id, ("effect",))
+
+
+# Each Event explanation card: the numbers and conditions its summary must carry, and the
+# Advances that change the Event in the rulebook's order, each with the terms of its change.
+GUIDE_SUMMARY_TERMS = {
+    "anarchy": ("outnumber its City AV", "City AV −1 and Tribes −3", "down to AV 1"),
+    "attack": ("each Tribe lost removes 1 strength", "every 5 strength cuts 1 City AV",
+               "costs 2 Gold", "neighbour with the fewest Tribes", "the largest City",
+               "never into a Region holding neither"),
+    "bandits": (":red-circle: is the Active Region", "Desert", "add up the box's symbols",
+                "Bandits never trade"),
+    "civil-war": ("neighbouring Regions", "lose 2 AV", ":blue-hex: is the collateral damage"),
+    "corruption": ("add up the box's symbols", "lose all your Gold"),
+    "earthquake": ("City AV −1, Tribes −1", "City AV −3, Tribes −4", "Wonders fall",
+                   "up to 2 neighbours", "no Tribe support"),
+    "epidemic": ("without Tribes there, nothing happens", "an empty Region stops it",
+                 "2 Tribes are left"),
+    "famine": ("Tribes and its Farm are wiped out", "loses 2 AV"),
+    "flood": ("Tsunami", "Tribes −2", "City AV −1", "a Forest grows"),
+    "sandstorm": ("pick 2 neighbours", "turn to Desert", "loses its Farm and Forest"),
+    "superstition": ("reshuffle, discard 3",),
+    "trade": ("gain Gold equal to :red-circle:",),
+    "tribal-war": ("without Tribes there, nothing happens", "Twice its Tribes",
+                   "Pick 2 neighbouring Regions", "loses 3 Tribes"),
+    "tsunami": ("coastal Region next to the Active Region", "1 damage each", "City AV (2 each)",
+                "(3 each)"),
+    "uprising": ("City AV −2", "Tribes and its Farm are wiped out"),
+    "visitation": ("Trading Partner? Go to Trade", ":handshake:",
+                   ":red-circle: is the Active Region", "not on the Sea or Frontier",
+                   "add up the box's symbols"),
+    "volcano": ("Tribes fall to 1", "City AV −2, Tribes to 1", "Farm and Wonders lost",
+                "a Desert appears", "each neighbour loses 2 Tribes", "still gives Stone"),
+}
+GUIDE_MODIFIERS = {
+    "anarchy": ((("literacy",), ("−5", "instead of −3")),
+                (("law",), ("City AV stays", "equal to its City AV")),
+                (("organized-religion",), ("up to 4 Regions", "without a City are spared")),
+                (("slave-labor",), (":red-circle: more Tribes",)),
+                (("machining",), ("2 more City AV", "not with Law"))),
+    "attack": ((("ministry",), ("strength −:green-square:", "+1 Gold per point")),
+               (("military", "metal-working"), ("stops 2 strength", "Both: 3")),
+               (("architecture",), ("8 strength per City AV instead of 5",)),
+               (("equestrian",), ("−2 strength", "Region with Tribes"))),
+    "bandits": ((("law",), ("−1 :blue-hex:",)), (("democracy",), ("−1 :blue-hex:",)),
+                (("equestrian",), ("+1 :blue-hex:",)), (("slave-labor",), ("+1 :blue-hex:",))),
+    "civil-war": ((("military",), ("Neighbouring Cities lose 3 AV",)),
+                  (("mythology",), ("Active Region's City loses 3 AV",)),
+                  (("civil-service",), ("below AV 1",)),
+                  (("architecture",), ("1 smaller",)),
+                  (("law",), (":green-square: instead of :blue-hex:",)),
+                  (("arts",), ("Damage −2",)), (("theater",), ("Damage −2",)),
+                  (("meditation",), ("halved (round down)",)),
+                  (("medicine",), ("+1 Tribe in each affected Region",))),
+    "corruption": ((("government",), ("+3",)), (("literacy",), ("halved (round down)",)),
+                   (("law",), ("Keep your Gold",))),
+    "earthquake": ((("engineering",), ("AV 1 at worst",)),
+                   (("medicine",), ("+2 Tribes", "that lost Tribes"))),
+    "epidemic": ((("roadbuilding", "equestrian"), ("leaps over empty Regions",)),
+                 (("medicine",), ("halved (round down)",)),
+                 (("roadbuilding",), ("emptied loses 2 AV",))),
+    "famine": ((("irrigation",), ("Keep the Farm", "loses 1 AV only")),),
+    "flood": ((("irrigation",), ("Keep the Farm and the City AV", "Forest still grows")),),
+    "sandstorm": ((("irrigation",), ("Farms survive",)),),
+    "superstition": ((("astronomy",), ("Discard 2 more",)),
+                     (("meditation",), ("1 card is left",))),
+    "trade": ((("shipping",), (":handshake:", "its :green-square:")),
+              (("culture-of-thievery",), ("halves the stash", ":green-square: + :blue-hex:"))),
+    "tribal-war": ((("government",), ("Ignore Tribal War",)),
+                   (("sense-of-community",), ("not doubled",)),
+                   (("music",), ("Only 1 neighbour", "loses 1 Tribe"))),
+    "tsunami": ((("engineering",), ("Wonder takes 10 damage",)),
+                (("civil-service",), ("Tribe takes 3 damage", "City AV 5")),
+                (("medicine",), ("+2 Tribes in each affected Region",))),
+    "uprising": ((("law",), ("City AV −1",)),
+                 (("machining",), ("City AV −3", "Law as well: −2")),
+                 (("organized-religion",), ("Tribes −2 instead of all",)),
+                 (("slave-labor",), ("Regions without a City",)),
+                 (("military",), ("neighbouring City", "AV −1", "−2 with Organized Religion"))),
+    "visitation": ((("diplomacy",), ("1 point each", "at least :red-circle:", "permanent")),
+                   (("philosophy",), ("second card", ":handshake:"))),
+    "volcano": ((("engineering",), ("AV 1 at worst",)),
+                (("medicine",), ("+1 Tribe in each affected Region",))),
+}
+
+
+@rule("pocketciv.guide-terms", "each Event explanation card's summary carries the rulebook's "
+      "numbers and conditions")
+def guide_terms(game: Game):
+    cards = {c.id: c for c in game.part("event-guide").cards}
+    for cid, terms in GUIDE_SUMMARY_TERMS.items():
+        card = cards.get(cid)
+        if card is None:
+            yield Finding(f"no explanation card '{cid}'", "event-guide")
+            continue
+        for term in _missing_terms(" ".join(str(card.fields.get("summary") or "").split()),
+                                   terms):
+            yield Finding(f"{card.name}'s summary must say '{term}' (rulebook)", "event-guide",
+                          card.id, ("summary",))
+
+
+@rule("pocketciv.guide-modifiers", "each explanation card lists the Advances that change its "
+      "Event in the rulebook's order, each with the rulebook's numbers")
+def guide_modifiers(game: Game):
+    cards = {c.id: c for c in game.part("event-guide").cards}
+    for cid, wanted in GUIDE_MODIFIERS.items():
+        card = cards.get(cid)
+        if card is None:
+            continue
+        mods = card.fields.get("modifiers") or []
+        have = [tuple(m.get("advances") or ()) for m in mods]
+        want = [advances for advances, _ in wanted]
+        if have != want:
+            yield Finding(f"{card.name}: the Advances that change it should read, in the "
+                          f"rulebook's order, {want}; the card has {have}", "event-guide",
+                          card.id, ("modifiers",))
+            continue
+        for i, (advances, terms) in enumerate(wanted):
+            for term in _missing_terms(mods[i].get("text"), terms):
+                yield Finding(f"{card.name}, {' / '.join(advances)}: must say '{term}' "
+                              "(rulebook)", "event-guide", card.id, ("modifiers", i, "text"))
+
+
+@rule("pocketciv.sheet-text", "the tracking sheet, the Advance list and the cards restate the "
+      "rulebook as the fact table lists them")
+def sheet_text(game: Game):
+    from ..facts import missing_restated
+    for message in missing_restated(game.data_dir, game.id, game.template_dirs):
+        yield Finding(message)
+
+
+# --- the rulebook's worked examples about costs and scoring, replayed from printed text -----
+
+_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def _number(pattern: str, text: str) -> int | None:
+    """Return the number (digits or a word) the pattern's group catches in text, or None."""
+    m = re.search(pattern, text or "")
+    if not m:
+        return None
+    word = m.group(1)
+    return int(word) if word.isdigit() else _WORDS.get(word.lower())
+
+
+def _tracking_text(game: Game) -> str:
+    data = game.part("tracking").data or {}
+    lines = [line for phase in data.get("phases") or [] for line in phase.get("lines") or []]
+    return " ".join(" ".join([*lines, str(data.get("end_of_era") or "")]).split())
+
+
+@dataclass(frozen=True)
+class Costs:
+    """The numbers the shipped cards and tracking sheet print for the rulebook's examples."""
+
+    farm: int | None
+    city: int | None
+    fishing: int | None
+    cartage: int | None
+    tools: tuple
+    av_raises: int
+    new_av_cost: bool
+    capitol_resources: int | None
+    patronage_over: int | None
+    black_market: int | None
+    glory_by_tribes: bool
+    acquire_strict: bool
+    era_cities: bool
+    common_tongue: tuple
+
+
+def printed_costs(game: Game) -> Costs:
+    """Read the numbers the examples need from the tracking sheet and the Advance cards."""
+    track, cards = _tracking_text(game), _advances(game)
+
+    def effect(cid: str) -> str:
+        card = cards.get(cid)
+        return str(card.fields.get("effect") or "") if card else ""
+
+    def tribes(cid: str) -> int | None:
+        card = cards.get(cid)
+        return card.fields.get("tribes") if card else None
+
+    raises = sum(1 for cid in ("masonry", "civil-service")
+                 if re.search(r"raise one (more )?City('s)? AV", effect(cid)))
+    return Costs(
+        farm=_number(r"Farm: a Forest \+ (\d+) Tribes", track),
+        city=_number(r"City: (\d+) Tribes", track),
+        fishing=tribes("fishing"), cartage=tribes("cartage"),
+        tools=tuple(_number(r"costs (\d+) Tribe less", effect(cid))
+                    for cid in ("basic-tools", "simple-tools")),
+        av_raises=raises,
+        new_av_cost="Tribes equal to the new AV" in effect("masonry"),
+        capitol_resources=_number(r"costs (\d+) Forest, Mountain or Farm plus Tribes in its "
+                                  r"Region equal to the new AV", effect("centralized-government")),
+        patronage_over=_number(r"each City beyond (\w+)", effect("patronage")),
+        black_market=_number(r"Gain (\d+) Gold on acquiring", effect("black-market")),
+        glory_by_tribes="best Advances as you have Tribes" in track,
+        acquire_strict="total City AV > Advances owned" in track,
+        era_cities="Cities ≥ the Era you leave" in track,
+        common_tongue=(_number(r"(\d+) Tribes instead of \d+", effect("common-tongue")),
+                       _number(r"\d+ Tribes instead of (\d+)", effect("common-tongue"))))
+
+
+def rule_examples(c: Costs) -> list[tuple[str, bool]]:
+    """Replay each worked example with the printed numbers: (example, whether it holds)."""
+    def can_acquire(total_av, owned):
+        return total_av > owned if c.acquire_strict else None
+
+    def av_cost(target):
+        return target - sum(t or 0 for t in c.tools) if c.new_av_cost else None
+
+    return [
+        ("Acquire Advances: with no City (total AV 0) no Advance can be bought",
+         can_acquire(0, 0) is False),
+        ("Acquire Advances: a first City of AV 1 can buy an Advance at once",
+         can_acquire(1, 0) is True),
+        ("Acquire Advances: Cities of AV 2, 2, 1 and 1 (total 6) buy with 5 or fewer Advances",
+         can_acquire(2 + 2 + 1 + 1, 5) is True and can_acquire(6, 6) is False),
+        ("Upkeep: advancing a City to AV 3 Decimates 3 Tribes (Tribes equal to the new AV)",
+         c.new_av_cost),
+        ("Upkeep: with Basic Tools and Simple Tools, AV 3 costs 1 Tribe", av_cost(3) == 1),
+        ("Upkeep: Masonry and Civil Service raise one City by 2 or two Cities by 1",
+         c.av_raises >= 2),
+        ("Upkeep: a Capitol to AV 6 costs one Resource plus 6 Tribes in its Region",
+         c.capitol_resources == 1),
+        ("Upkeep: Patronage with 6 Cities gives 2 Gold",
+         c.patronage_over is not None and 6 - c.patronage_over == 2),
+        ("End of Era: 8 Tribes score the 8 highest-VP Advances", c.glory_by_tribes),
+        ("End of Era: 2 Cities at the end of Era 2 gain Glory", c.era_cities),
+        ("Hints: the first City: 2 Tribes turn a Forest into a Farm, then 4 build the City",
+         (c.farm, c.city) == (2, 4)),
+        ("Hints: 6 Tribes in a Mountain Region: 4 for the City, 2 more for Cartage",
+         c.city is not None and c.cartage is not None and c.city + c.cartage == 6),
+        ("Hints: Fishing needs 10 Tribes in the Region: 4 for the City, 6 for Fishing",
+         c.city is not None and c.fishing is not None and c.city + c.fishing == 10),
+        ("Create a City: Common Tongue makes it 2 Tribes instead of the usual 4",
+         c.common_tongue == (2, c.city)),
+        ("Acquire Advances: Black Market brings 5 Gold at once", c.black_market == 5),
+    ]
+
+
+@rule("pocketciv.rule-examples", "the rulebook's worked examples of costs and scoring (Acquire "
+      "Advances, Upkeep, End of Era, Hints) hold with the numbers the cards and sheet print")
+def rule_examples_hold(game: Game):
+    for example, holds in rule_examples(printed_costs(game)):
+        if not holds:
+            yield Finding(f"{example}: the printed numbers no longer give this")
+
+
+# The round's four phases in the rulebook's order, and the Upkeep duties in theirs (Upkeep
+# 1, 2, 4 and 5: support, Gold, Advance duties, Farms), as the tracking sheet's lines name them.
+PHASES = ("Population", "Event", "Advance", "Upkeep")
+UPKEEP_ORDER = ("support", "Gold", "raise City AVs", "without a Farm")
+
+
+@rule("pocketciv.tracking-sheet", "the tracking sheet has a box for each visiting Empire and "
+      "the round's four phases, and the Upkeep duties, in the rulebook's order")
+def tracking_sheet(game: Game):
+    data = game.part("tracking").data or {}
+    visitors = data.get("visitors") or []
+    if sorted(map(str, visitors)) != sorted(VISITORS):
+        yield Finding(f"the Trading Partner boxes should be {', '.join(VISITORS)}, not "
+                      f"{', '.join(map(str, visitors)) or 'none'}", "tracking",
+                      path=("visitors",))
+    phases = data.get("phases") or []
+    titles = [str(p.get("title") or "") for p in phases]
+    if len(titles) != len(PHASES) or any(f"{i} · {name}" != t for i, (name, t) in
+                                         enumerate(zip(PHASES, titles), 1)):
+        yield Finding(f"the round's phases are 1 · Population, 2 · Event, 3 · Advance, "
+                      f"4 · Upkeep; the sheet has {titles}", "tracking", path=("phases",))
+        return
+    upkeep = phases[3].get("lines") or []
+    at = [next((i for i, line in enumerate(upkeep) if duty in line), None)
+          for duty in UPKEEP_ORDER]
+    if None in at or at != sorted(at):
+        yield Finding("Upkeep runs: Tribes above support, then Gold, then the Advance duties, "
+                      "then Cities without a Farm; the sheet's lines do not", "tracking",
+                      path=("phases", 3, "lines"))
