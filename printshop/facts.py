@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 from .errors import PrintshopError, Problem
-from .source import load_document
+from .source import load_document, read_text
 
 FACTS_FILE = "facts.yaml"
 ROW_KEYS = {"id", "fact", "source", "rule", "mutate", "wins"}
@@ -88,7 +88,7 @@ _PARSED: dict[tuple[str, str], object] = {}
 
 def _parse(path: Path, label: str):
     """Parse a fact table, reusing the last parse of the same text (validation reads it twice)."""
-    key = (label, path.read_text(encoding="utf-8", errors="replace"))
+    key = (label, read_text(path, label))   # guarded, like every read of a project file
     if key not in _PARSED:
         _PARSED.clear()
         _PARSED[key] = load_document(path, label)
@@ -140,12 +140,12 @@ def _strings(value):
             yield from _strings(v)
 
 
-def _printed(path: Path) -> str:
+def _printed(path: Path, root: Path, label: str) -> str:
     """Return the text a file prints: a YAML file's string values, a template's source."""
-    text = path.read_text(encoding="utf-8")
-    if path.suffix in (".yaml", ".yml"):
-        text = " | ".join(_strings(yaml.load(text, Loader=getattr(yaml, "CSafeLoader",
-                                                                   yaml.SafeLoader))))
+    if path.suffix in (".yaml", ".yml"):  # parsed as data files are: guarded, bounded
+        text = " | ".join(_strings(load_document(path, label, root).data))
+    else:
+        text = read_text(path, label, root)
     return " ".join(text.split())
 
 
@@ -156,10 +156,14 @@ def missing_restated(data_dir: Path, game_id: str, template_dirs: list) -> list[
     """
     out, printed = [], {}
     for r in load_restated(data_dir, game_id):
-        found = next((Path(d) / r.file for d in [*template_dirs, data_dir] if (Path(d) / r.file).is_file()),
-                     None)
+        found, root = next(((Path(d) / r.file, Path(d)) for d in [*template_dirs, data_dir]
+                            if (Path(d) / r.file).is_file()), (None, None))
         if found is not None and found not in printed:
-            printed[found] = _printed(found)
+            try:
+                printed[found] = _printed(found, root, r.file)
+            except PrintshopError as exc:  # a link out of the folder, a pipe, a huge file
+                out.append(f"{r.file}: {exc.problems[0].message}")
+                continue
         if found is None:
             out.append(f"{r.file}: no such template")
         elif " ".join(r.text.split()) not in printed[found]:

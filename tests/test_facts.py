@@ -105,3 +105,22 @@ def test_explain_prints_each_fact_with_its_rule_and_status(game_copy):
     bad = CliRunner().invoke(main, ["validate", "deity", "--explain", "--project", str(root)])
     assert bad.exit_code != 0
     assert re.search(r"BROKEN\s+\S+\s+\[deity\.age-names\]", bad.output)
+
+
+@pytest.mark.parametrize("how", ["dotdot", "link"])
+def test_a_restated_file_outside_the_game_is_not_read(game_copy, tmp_path, how):
+    root = game_copy("deity")
+    secret = tmp_path / "secret.svg.j2"
+    secret.write_text("deal 3 cards to each nation, left to right  (a file outside the project)")
+    if how == "dotdot":
+        name = "../" * 6 + str(secret).lstrip("/")
+    else:
+        name = "peek.svg.j2"
+        (root / "templates" / "deity" / name).symlink_to(secret)
+    path = root / "data" / "deity" / "facts.yaml"
+    path.write_text(path.read_text().replace("  - file: reference.svg.j2\n",
+                                             f"  - file: {name}\n", 1))
+    result = CliRunner().invoke(main, ["validate", "deity", "--project", str(root)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "[deity.sheet-text]" in result.output and name in result.output
+    assert "outside" in result.output          # refused as a link or path out of the folder
