@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from . import limits
 from .errors import PrintshopError
+from .guard import read_project_file
 from .geometry import PrintOptions
 from .project import SHARED_TEMPLATES, Project
 
@@ -67,12 +69,22 @@ class Fingerprints:
                 known = self.seen.get(path)
                 if known is None or known[0] != stamp or \
                         time.time() - st.st_mtime < RACY_SECONDS:
-                    known = (stamp, hashlib.sha1(path.read_bytes()).hexdigest())
+                    known = (stamp, _digest(path))
                     self.seen[path] = known
                 out[path] = known[1]
             except OSError:
                 self.seen.pop(path, None)
         return out
+
+
+def _digest(path: Path) -> str:
+    """Hash a watched file, read the guarded way (no link out of its folder, no pipe, bounded
+    size); a file the build would refuse hashes to its refusal, so the build names it."""
+    try:
+        data = read_project_file(path.parent, path.name, limits.current().max_file_bytes)
+    except PrintshopError as exc:
+        return "refused: " + exc.problems[0].message
+    return hashlib.sha1(data).hexdigest()
 
 
 def changed(before: dict[Path, str], after: dict[Path, str]) -> list[Path]:

@@ -102,3 +102,15 @@ def test_watched_files_and_changes():
     prints = Fingerprints()
     first = prints.take(files)
     assert prints.take(files) == first and set(first) == set(files)
+
+
+def test_watch_reads_no_file_through_a_link_out_of_the_project(tmp_path):
+    root = project_copy(tmp_path)
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("cards: []\n")
+    link = root / "data" / "lantern-fair" / "peek.yaml"
+    link.symlink_to(outside)
+    files = watched_files(Project.open(root), ["lantern-fair"])
+    assert link in files
+    digest = Fingerprints().take(files)[link]
+    assert digest.startswith("refused: ") and "outside" in digest
