@@ -219,3 +219,31 @@ def test_a_deck_no_product_fits_is_a_located_error(tmp_path):
     assert "data/lantern-fair/game.yaml: no deck of lantern-fair fits a product of " \
            "MakePlayingCards" in result.output
     assert "Traceback" not in result.output and not out.exists()
+
+
+@pytest.mark.parametrize("game_id", ["deity", "pocketciv", "playing-gods", "cvlizations",
+                                     "civilizations-cards"])
+def test_built_in_card_text_stays_inside_the_safe_margin(game_id):
+    """Every word on every built-in card and token sits 3 mm inside the trim, so no shop's
+    pre-flight (3.1-3.2 mm with rounding) and no home cutter's wobble takes a letter off."""
+    from printshop.components.base import SAFE_MARGIN
+    from printshop.export import DECK_KINDS, drawn_cards, load_one
+    from printshop.export.preflight import TOLERANCE_MM, text_runs
+    from printshop.geometry import PrintOptions
+    from printshop.project import Project, builtin_root
+
+    game = load_one(Project.open(builtin_root()), game_id)
+    outside = []
+    for part in game.parts:
+        if part.kind not in DECK_KINDS:
+            continue
+        for card, front, back in drawn_cards(game, part, PrintOptions()):
+            for side, face in (("front", front), ("back", back)):
+                if face is None:
+                    continue
+                for text, (x0, y0, x1, y1) in text_runs(face.svg):
+                    over = max(SAFE_MARGIN - x0, SAFE_MARGIN - y0, x1 - (face.w - SAFE_MARGIN),
+                               y1 - (face.h - SAFE_MARGIN))
+                    if over > TOLERANCE_MM:
+                        outside.append(f"{part.id}/{card.id} {side}: {text[:30]!r} by {over:.1f}")
+    assert not outside, "\n".join(sorted(set(outside)))
