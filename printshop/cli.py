@@ -61,7 +61,7 @@ def main() -> None:
 @project_option
 def list_games(games, project_dir):
     """List GAMES (default: every game), their components and card counts."""
-    from .build import load_games
+    from .gather import load_games
     from .project import Project
 
     try:
@@ -213,9 +213,21 @@ def validate_map_files(files):
         click.echo(line)
 
 
-def _variant_names():
-    from .games.pocketciv_maps.variant import variant_names
-    return list(variant_names())
+class _VariantChoice(click.Choice):
+    """The map variants, read from variants.yaml only when `map` parses or shows its options
+    (so starting the CLI loads neither the variants nor YAML)."""
+
+    def __init__(self):
+        super().__init__(())
+
+    @property
+    def choices(self):
+        from .games.pocketciv_maps.variant import variant_names
+        return tuple(variant_names())
+
+    @choices.setter
+    def choices(self, value):
+        pass
 
 
 @main.command("map", short_help="Draw seeded, legal PocketCiv maps.")
@@ -224,7 +236,7 @@ def _variant_names():
               help="A whole number, or a printed seed such as m1-standard-42.")
 @click.option("--scenario", default=None,
               help="Instead of a seed: a scenario's map with its pieces set out (its id).")
-@click.option("--variant", type=click.Choice(_variant_names()), default=None,
+@click.option("--variant", type=_VariantChoice(), default=None,
               help="The kind of map (default: standard, or the one a printed seed names).")
 @click.option("--count", type=click.IntRange(1, 1000), default=1, show_default=True,
               help="How many maps, from the seed on.")

@@ -13,8 +13,6 @@ Set ``PRINTSHOP_PLAIN_CAIRO=1`` to turn the hook off.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
 import importlib.machinery
 import os
 import sys
@@ -26,10 +24,12 @@ _LIBRARY_NAMES = ("cairo-2", "cairo", "libcairo-2")
 
 def headers_digest(headers: str) -> str:
     """Return the hash that ties the serialised declarations to cairocffi's own."""
+    import hashlib  # here, not at the top: every start of printshop imports this module
+
     return hashlib.sha256(headers.encode("utf-8")).hexdigest()
 
 
-class _FFIModuleLoader(importlib.abc.Loader):
+class _FFIModuleLoader:
     """Make ``cairocffi.ffi`` from the serialised declarations, or from cairocffi's own."""
 
     def __init__(self, real: importlib.machinery.ModuleSpec):
@@ -61,7 +61,7 @@ class _FFIModuleLoader(importlib.abc.Loader):
         module.__getattr__ = __getattr__
 
 
-class _PackageLoader(importlib.abc.Loader):
+class _PackageLoader:
     """Run cairocffi's own ``__init__`` with the library looked up by its file name."""
 
     def __init__(self, real: importlib.machinery.ModuleSpec):
@@ -83,7 +83,7 @@ class _PackageLoader(importlib.abc.Loader):
             ctypes.util.find_library = find
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
     """Route the imports of ``cairocffi`` and ``cairocffi.ffi`` through the loaders above."""
 
     LOADERS = {"cairocffi": _PackageLoader, "cairocffi.ffi": _FFIModuleLoader}

@@ -1,0 +1,60 @@
+"""The start-up budget (issue 16): what `printshop --help` and `printshop list` import.
+
+Wall time on a shared machine is noise; the modules a command imports are not. Each check runs
+a fresh interpreter, as a user's shell does, and looks at sys.modules after the command.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+# Heavy libraries a command must not load unless it draws, templates or validates with them.
+HEAVY = ("cairo", "cairocffi", "cffi", "cairosvg", "pydantic", "shapely", "jinja2")
+
+PROBE = """
+import json, sys
+sys.argv = ["printshop", *{args!r}]
+import printshop.cli
+try:
+    printshop.cli.main()
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+roots = sorted({{m.split(".")[0] for m in sys.modules}})
+sys.stdout = sys.__stdout__
+print("\\n" + json.dumps({{"code": code, "modules": roots}}))
+"""
+
+
+def imported_by(*args: str) -> set[str]:
+    """Run the CLI with ``args`` in a fresh interpreter; return the top-level modules loaded."""
+    proc = subprocess.run([sys.executable, "-c", PROBE.format(args=list(args))],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["code"] in (0, None), proc.stdout
+    return set(result["modules"])
+
+
+@pytest.mark.parametrize("args", [("--help",), ("-h",), ("build", "--help"),
+                                  ("map", "--help")])
+def test_help_imports_nothing_heavy(args):
+    loaded = imported_by(*args)
+    assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+def test_help_does_not_load_map_variants():
+    # The map command's --variant choices are read from variants.yaml only when `map` runs.
+    assert "yaml" not in imported_by("--help")
+
+
+def test_list_draws_nothing():
+    # `list` loads and schema-checks the games (pydantic), but neither templates nor cairo.
+    loaded = imported_by("list")
+    drawing = {"cairo", "cairocffi", "cffi", "cairosvg", "shapely", "jinja2"}
+    assert not loaded & drawing, sorted(loaded & drawing)
