@@ -26,20 +26,16 @@ import shutil
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 import httpx
-import uvicorn
 
 from printshop.loader import load_game
 from printshop.project import Project, builtin_root
-from printshop.serve import bind
-from printshop.serve.app import create_app
+from printshop.serve.testing import chromium, have_browser, start_in_thread
 
 TARGET = 0.5
-CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 
 
 def project_copy(dest: Path, game_id: str) -> Path:
@@ -48,22 +44,6 @@ def project_copy(dest: Path, game_id: str) -> Path:
         if (builtin_root() / kind / game_id).is_dir():
             shutil.copytree(builtin_root() / kind / game_id, dest / kind / game_id)
     return dest
-
-
-def serve(root: Path, out: Path):
-    """Start the studio in a thread; return its address and a function stopping it."""
-    sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(create_app(Project.open(root), out_dir=out),
-                                           log_level="warning", timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.02)
-
-    def stop():
-        server.should_exit = True
-        thread.join(10)
-    return f"http://127.0.0.1:{sock.getsockname()[1]}", stop
 
 
 def target_card(root: Path, game_id: str):
@@ -117,17 +97,9 @@ def http_edits(url: str, game: str, path: Path, deck: str, card, line: int,
 def browser_edits(url: str, game: str, path: Path, deck: str, card, line: int, repeat: int,
                   profile: Path) -> list[float]:
     """Time save -> card swapped into the open game page, by the page's own clock."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.support.ui import WebDriverWait
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}"):
-        options.add_argument(arg)
-    browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    browser = chromium(profile)
     tile_id = f"card-{deck}-{card.id}"
     times, name = [], card.name
     try:
@@ -178,12 +150,12 @@ def main(argv=None) -> int:
         root = project_copy(Path(tmp) / "project", game)
         path, deck, card, line = target_card(root, game)
         print(f"{game}: editing card '{card.id}' of {deck} in {path.relative_to(root)}")
-        url, stop = serve(root, Path(tmp) / "output")
+        url, stop = start_in_thread(root, Path(tmp) / "output")
         results = {}
         try:
             results["http"] = report("http", http_edits(url, game, path, deck, card, line,
                                                         args.repeat))
-            if not args.no_browser and CHROMIUM.is_file() and CHROMEDRIVER.is_file():
+            if not args.no_browser and have_browser():
                 results["browser"] = report("browser", browser_edits(
                     url, game, path, deck, card, line, args.repeat, Path(tmp) / "profile"))
             elif not args.no_browser:

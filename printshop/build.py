@@ -277,18 +277,11 @@ def _check_render_write(games: list[Game], opts: PrintOptions, out_dir: Path,
     for b in builds:
         files.update(b.files())
         entries.update(b.cache_files())
-    unchanged = [out_dir / rel for rel, data in files.items() if _holds(out_dir / rel, data)]
     # The manifests go last in the same atomic write: they vouch only for PDFs already in place.
-    written = write_files(out_dir, {**files, **entries})
+    same: list[Path] = []
+    written = write_files(out_dir, {**files, **entries}, same)
     for b in builds:
         cache.remove_legacy(out_dir, b.game.id)
-    return BuildReport([p for p in written if cache.CACHE_DIR not in p.parts and p not in unchanged],
-                       builds, unchanged, out_dir)
-
-
-def _holds(path: Path, data: bytes) -> bool:
-    """Say whether a file already holds exactly these bytes."""
-    try:
-        return path.stat().st_size == len(data) and path.read_bytes() == data
-    except OSError:
-        return False
+    shown = [p for p in written if cache.CACHE_DIR not in p.parts]
+    unchanged = [p for p in shown if p in same]
+    return BuildReport([p for p in shown if p not in same], builds, unchanged, out_dir)

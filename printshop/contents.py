@@ -3,20 +3,21 @@ keeps duplex fronts on odd pages; both drawn from the bill of materials and the 
 
 from __future__ import annotations
 
-import math
-
 from .bom import Bom, bill_of_materials
 from .geometry import LABEL_BAND, PrintOptions, paper_size
 from .impose import Page
 from .project import SHARED_TEMPLATES
 from .templates import make_environment, render
+from .text import layout
 
 LINE = 3.7          # mm per line of 8.5 pt text
-CHARS_PER_MM = 0.62  # characters of 8.5 pt condensed text per mm of line
 
 
-def _lines(text: str, width: float) -> int:
-    return max(1, math.ceil(len(text) / (width * CHARS_PER_MM)))
+def _laid_lines(lines: list[str], width: float, size: float = 8.5) -> int:
+    """Return how many lines the template's text box wraps these into at ``size`` pt,
+    measured with the shipped fonts as the drawing lays them out."""
+    _, laid, _, _ = layout("\n".join(lines), width, 1e6, size, size, "body", {})
+    return len(laid)
 
 
 def contents_rows(bom: Bom, width: float = 180.0) -> list[dict]:
@@ -37,7 +38,7 @@ def contents_rows(bom: Bom, width: float = 180.0) -> list[dict]:
                 notes = ["how the tiles join; one copy is enough"]
             detail = ". ".join(n.rstrip(".") for n in notes if n)
             lines.append(f"**{piece.name}** ({where})" + (f": {detail}." if detail else ""))
-        height = 6 + sum(_lines(t, width * 0.8) for t in lines) * LINE
+        height = 6 + _laid_lines(lines, width * 0.82) * LINE
         rows.append({"span": span, "pages": r.pages, "head": head, "lines": lines,
                      "height": height, "duplex": r.mode.startswith("duplex")})
     return rows
@@ -74,7 +75,7 @@ def contents_pdf(build, opts: PrintOptions) -> bytes:
     w, h, area = _area(opts)
     rows = contents_rows(bom, area["w"])
     provide = needs(bom)
-    room = area["h"] - 95 - 3.8 * sum(_lines(t, area["w"]) for t in provide)
+    room = area["h"] - 95 - 3.8 * _laid_lines([str(t).replace("\n", " ") for t in provide], area["w"] - 3, 9)
     scale = min(1.0, room / max(1.0, sum(r["height"] for r in rows)))
     top = 0.0
     for r in rows:

@@ -178,7 +178,7 @@ def _placed(el, tag: str, matrix: tuple) -> tuple:
     """Return the matrix an element's children are drawn with; refuse a degenerate one."""
     value = el.get("transform")
     if value:
-        matrix = _multiply(matrix, _parse_transform(value))
+        matrix = multiply(matrix, parse_transform(value))
         _check_matrix(matrix, f"transform '{value[:60]}'")
     box = el.get("viewBox")
     if box is not None and tag in ("svg", "symbol", "marker", "pattern", "view"):
@@ -189,7 +189,7 @@ def _placed(el, tag: str, matrix: tuple) -> tuple:
         width, height = _length(el.get("width")), _length(el.get("height"))
         sx = width / numbers[2] if width is not None else 1.0
         sy = height / numbers[3] if height is not None else 1.0
-        scaled = _multiply(matrix, (sx, 0.0, 0.0, sy, -numbers[0] * sx, -numbers[1] * sy))
+        scaled = multiply(matrix, (sx, 0.0, 0.0, sy, -numbers[0] * sx, -numbers[1] * sy))
         _check_matrix(scaled, f"viewBox '{box[:60]}'")
         matrix = scaled
     return matrix
@@ -205,7 +205,8 @@ def _length(value) -> float | None:
     return number if math.isfinite(number) and number > 0 else None
 
 
-def _parse_transform(value: str) -> tuple:
+def parse_transform(value: str) -> tuple:
+    """Return the matrix (a, b, c, d, e, f) of an SVG transform list; raise Fault if malformed."""
     matrix = _IDENTITY
     for name, args in _TRANSFORM.findall(value):
         a = [float(n) for n in _NUMBER.findall(args)]
@@ -228,11 +229,11 @@ def _parse_transform(value: str) -> tuple:
             step = (1.0, 0.0, math.tan(math.radians(a[0])), 1.0, 0.0, 0.0)
         else:
             step = (1.0, math.tan(math.radians(a[0])), 0.0, 1.0, 0.0, 0.0)
-        matrix = _multiply(matrix, step)
+        matrix = multiply(matrix, step)
     return matrix
 
 
-def _multiply(m: tuple, n: tuple) -> tuple:
+def multiply(m: tuple, n: tuple) -> tuple:
     """Return m then n, as SVG composes a parent's matrix with a child's."""
     a, b, c, d, e, f = m
     a2, b2, c2, d2, e2, f2 = n

@@ -23,7 +23,7 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
 
 
 def read_project_file(root: Path, path: Path | str, limit: int, label: str | None = None,
-                      limit_name: str = "max_file_bytes") -> bytes:
+                      limit_name: str | None = "max_file_bytes") -> bytes:
     """Return the bytes of one regular file inside ``root``; refuse anything else.
 
     ``path`` is absolute or relative to ``root``. Every symbolic link on the way is resolved,
@@ -55,7 +55,7 @@ def read_project_file(root: Path, path: Path | str, limit: int, label: str | Non
             kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a file")
             raise PrintshopError(Problem(label, f"expected a regular file, found {kind}"))
         if info.st_size > limit:
-            raise PrintshopError(Problem(label, exceeded(
+            raise PrintshopError(Problem(label, _too_big(
                 limit_name, f"the file is {info.st_size:,} bytes", limit)))
         chunks, left = [], limit + 1
         while left > 0:
@@ -70,9 +70,16 @@ def read_project_file(root: Path, path: Path | str, limit: int, label: str | Non
     finally:
         os.close(fd)
     if len(data) > limit:  # the file grew while it was read
-        raise PrintshopError(Problem(label, exceeded(limit_name, "the file grew while it was "
+        raise PrintshopError(Problem(label, _too_big(limit_name, "the file grew while it was "
                                                      "read", limit)))
     return data
+
+
+def _too_big(limit_name: str | None, what: str, limit: int) -> str:
+    """Name the limit a user may raise, or (``None``) say the size is fixed."""
+    if limit_name is None:
+        return f"{what}; at most {limit:,} bytes are read"
+    return exceeded(limit_name, what, limit)
 
 
 def inside(root: Path, path: Path) -> bool:

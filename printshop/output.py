@@ -43,8 +43,12 @@ def _unchanged(path: Path, data: bytes) -> bool:
         return False
 
 
-def write_files(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
-    """Write files under out_dir so that each appears whole or not at all.
+def write_files(out_dir: Path, files: dict[str, bytes],
+                unchanged: list[Path] | None = None) -> list[Path]:
+    """Write files under out_dir so that each appears whole or not at all; return their paths.
+
+    A file that already holds exactly its bytes is left alone (and added to ``unchanged``
+    when a list is given).
 
     Every file is staged first; only when all are staged are they renamed into place, in the
     order given (put a file that vouches for others, such as the cache manifest, last). No
@@ -77,6 +81,8 @@ def write_files(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
         for rel, data in files.items():
             if _unchanged(out_dir / rel, data):
                 written.append(out_dir / rel)
+                if unchanged is not None:
+                    unchanged.append(out_dir / rel)
                 continue
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from .errors import PrintshopError, Problem
-from .facts import check_table, load_facts
+from .facts import check_table, load_facts, missing_restated
 from .games import load_plugins
 from .models import Card, CheckSpec, Game, Part
 
@@ -36,6 +36,15 @@ def rule(rule_id: str, description: str):
         RULES[rule_id] = (description, fn)
         return fn
     return register
+
+
+def sheet_text_rule(game_id: str, description: str) -> RuleFn:
+    """Register GAME.sheet-text: every sentence the fact table's ``restated`` list names is
+    still printed by its template or data file (one rule, shared by every game that has one)."""
+    def check(game: Game):
+        for message in missing_restated(game.data_dir, game.id, game.template_dirs):
+            yield Finding(message)
+    return rule(f"{game_id}.sheet-text", description)(check)
 
 
 def matching(cards: list[Card], where: dict) -> list[Card]:

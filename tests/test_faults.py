@@ -164,3 +164,16 @@ def test_every_board_the_manifest_allows_is_tiled_whole(paper):
                 tiles = tile_plan(w, h, opts, overlap).tiles
                 assert max(t.x + t.w for t in tiles) >= w - 1e-6, (w, h, overlap)
                 assert max(t.y + t.h for t in tiles) >= h - 1e-6, (w, h, overlap)
+
+
+def test_validate_map_refuses_a_pipe_and_a_huge_file_without_reading_them(tmp_path):
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    result = run("validate", "map", pipe)            # would hang if the pipe were opened to read
+    assert_clean_failure(result)
+    assert f"{pipe}: expected a regular file, found a named pipe (FIFO)" in result.output
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"#" * (3 * 1024 * 1024))
+    result = run("validate", "map", big)
+    assert_clean_failure(result)
+    assert f"{big}: the file is 3,145,728 bytes; at most 2,097,152 bytes are read" in result.output

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import shutil
 import struct
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -13,57 +11,22 @@ import pytest
 from printshop.export.decklist import deck_list
 from printshop.loader import load_game
 from printshop.project import Project
+from printshop.serve.testing import chromium, have_browser, start_in_thread
 
 from conftest import EXAMPLE
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-if not (CHROMIUM.is_file() and CHROMEDRIVER.is_file()):
+if not have_browser():
     pytest.skip("browser tests need Debian's chromium and chromium-driver "
                 "(/usr/bin/chromium, /usr/bin/chromedriver)", allow_module_level=True)
 webdriver = pytest.importorskip("selenium.webdriver", reason="browser tests need selenium "
                                 "(pip install -e '.[test]')")
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
-from printshop.serve import bind  # noqa: E402
-from printshop.serve.app import create_app  # noqa: E402
 
 GAME = "lantern-fair"
 STALLS = f"data/{GAME}/stalls.yaml"
 WAIT = 15
-
-
-def chromium(profile: Path):
-    """Start headless Chromium with no network features and a fresh profile."""
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--window-size=1400,1000",
-                f"--user-data-dir={profile}"):
-        options.add_argument(arg)
-    return webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-
-
-def start_server(root: Path, out: Path):
-    """Run the studio (uvicorn, watchfiles) in a thread; return its address and a stopper."""
-    import uvicorn
-
-    sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(create_app(Project.open(root), out_dir=out),
-                                           log_level="warning", timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-
-    def stop():
-        server.should_exit = True
-        thread.join(10)
-    return f"http://127.0.0.1:{sock.getsockname()[1]}", stop
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +35,7 @@ def studio(tmp_path_factory):
     base = tmp_path_factory.mktemp("browser")
     root = base / "fair"
     shutil.copytree(EXAMPLE, root)
-    url, stop = start_server(root, base / "output")
+    url, stop = start_in_thread(root, base / "output")
     browser = chromium(base / "profile")
     browser.set_window_size(1400, 1000)
     yield url, root, browser, base

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from .. import fonts
+from ..drawing import multiply, parse_transform
 from ..errors import Problem
 from ..models import Game, Part
 from ..text import RUN_CLASS
@@ -71,33 +72,6 @@ def card_warnings(side: CardSide) -> list[Problem]:
 
 # Text extents, from the runs printshop's text boxes lay out
 
-def _matrix(value: str | None) -> tuple:
-    m = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-    for name, args in re.findall(r"(\w+)\s*\(([^)]*)\)", value or ""):
-        a = [float(v) for v in re.findall(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", args)]
-        if name == "translate":
-            t = (1, 0, 0, 1, a[0], a[1] if len(a) > 1 else 0.0)
-        elif name == "scale":
-            t = (a[0], 0, 0, a[1] if len(a) > 1 else a[0], 0, 0)
-        elif name == "rotate":
-            c, s = math.cos(math.radians(a[0])), math.sin(math.radians(a[0]))
-            cx, cy = (a[1], a[2]) if len(a) == 3 else (0.0, 0.0)
-            t = (c, s, -s, c, cx - c * cx + s * cy, cy - s * cx - c * cy)
-        elif name == "matrix" and len(a) >= 6:
-            t = tuple(a[:6])
-        else:
-            continue
-        m = _mul(m, t)
-    return m
-
-
-def _mul(m: tuple, t: tuple) -> tuple:
-    a, b, c, d, e, f = m
-    a2, b2, c2, d2, e2, f2 = t
-    return (a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2,
-            a * e2 + c * f2 + e, b * e2 + d * f2 + f)
-
-
 def _apply(m: tuple, x: float, y: float) -> tuple[float, float]:
     return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
 
@@ -117,7 +91,7 @@ def _nested_svg(el) -> tuple:
     vx, vy, vw, vh = (float(v) for v in box.replace(",", " ").split())
     sx = _num(el.get("width"), vw) / vw if vw else 1.0
     sy = _num(el.get("height"), vh) / vh if vh else 1.0
-    return _mul((1, 0, 0, 1, x, y), (sx, 0, 0, sy, -vx * sx, -vy * sy))
+    return multiply((1, 0, 0, 1, x, y), (sx, 0, 0, sy, -vx * sx, -vy * sy))
 
 
 def text_runs(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
@@ -127,9 +101,9 @@ def text_runs(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
 
     def walk(el, m):
         tag = el.tag.replace(SVG_NS, "")
-        m = _mul(m, _matrix(el.get("transform")))
+        m = multiply(m, parse_transform(el.get("transform") or ""))
         if tag == "svg" and el is not root:
-            m = _mul(m, _nested_svg(el))
+            m = multiply(m, _nested_svg(el))
         if tag == "text" and el.get("class") == RUN_CLASS:
             out.extend(_text_extent(el, m))
             return

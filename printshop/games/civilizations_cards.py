@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 
-from printshop.rules import Finding, rule
+from printshop.rules import Finding, rule, sheet_text_rule
 
 DECK = "double-deck"
 DECKS = ("sun", "moon")
@@ -484,9 +484,7 @@ def great_person_powers(game):
         seen.setdefault(key, power)
 
 
-@rule("civilizations-cards.sheet-text",
-      "the mats, sheets and cards restate the rulebook as the fact table lists them")
-def sheet_text(game):
-    from printshop.facts import missing_restated
-    for message in missing_restated(game.data_dir, game.id, game.template_dirs):
-        yield Finding(message)
+sheet_text = sheet_text_rule(
+    "civilizations-cards",
+    "the mats, sheets and cards restate the rulebook as the fact table lists them"
+)

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..models import Card, Game, Part
-from ..rules import Finding, rule
+from ..rules import Finding, rule, sheet_text_rule
 from ..templates import template_global
 
 RESOURCES = ("food", "wood", "stone")
@@ -686,9 +686,7 @@ def check_idea_terms(game: Game):
                 yield Finding(f"{name}'s text must say '{term}'", IDEAS, card.id, ("text",))
 
 
-@rule("cvlizations.sheet-text", "the aids and the board restate the rulebook's rules as the "
-      "fact table lists them")
-def check_sheet_text(game: Game):
-    from ..facts import missing_restated
-    for message in missing_restated(game.data_dir, game.id, game.template_dirs):
-        yield Finding(message)
+sheet_text = sheet_text_rule(
+    "cvlizations",
+    "the aids and the board restate the rulebook's rules as the fact table lists them"
+)

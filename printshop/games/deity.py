@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import PrintshopError
 from ..models import Card, Game
-from ..rules import Finding, rule
+from ..rules import Finding, rule, sheet_text_rule
 from ..source import load_document
 
 POSITIONS = {"left": ("food", "militarism"), "centre": ("population", "resources"),
@@ -375,9 +375,7 @@ def intervention_effects(game: Game):
                               card.id, ("effect",))
 
 
-@rule("deity.sheet-text", "the turn reference restates the rulebook's numbers as the fact table "
-      "lists them")
-def sheet_text(game: Game):
-    from ..facts import missing_restated
-    for message in missing_restated(game.data_dir, game.id, game.template_dirs):
-        yield Finding(message)
+sheet_text = sheet_text_rule(
+    "deity",
+    "the turn reference restates the rulebook's numbers as the fact table lists them"
+)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from printshop.rules import Finding, rule
+from printshop.rules import Finding, rule, sheet_text_rule
 from printshop.templates import template_global
 
 ELEMENTS = ("earth", "water", "fire", "air")
@@ -589,12 +589,10 @@ def protection_per_element(game):
             yield Finding(f"no Protection card guards against {element}", "wrath")
 
 
-@rule("playing-gods.sheet-text", "the aid, board and cards restate the rulebook as the fact "
-      "table lists them")
-def sheet_text(game):
-    from printshop.facts import missing_restated
-    for message in missing_restated(game.data_dir, game.id, game.template_dirs):
-        yield Finding(message)
+sheet_text = sheet_text_rule(
+    "playing-gods",
+    "the aid, board and cards restate the rulebook as the fact table lists them"
+)
 
 
 def _pt(cx: float, cy: float, r: float, degrees: float) -> tuple[float, float]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import Card, Game
-from ..rules import Finding, rule
+from ..rules import Finding, rule, sheet_text_rule
 
 EVENTS = ("Anarchy", "Bandits", "Civil War", "Corruption", "Earthquake", "Epidemic", "Famine",
           "Flood", "Sandstorm", "Superstition", "Tribal War", "Uprising", "Volcano",
@@ -611,12 +611,11 @@ def guide_modifiers(game: Game):
                               "(rulebook)", "event-guide", card.id, ("modifiers", i, "text"))
 
 
-@rule("pocketciv.sheet-text", "the tracking sheet, the Advance list and the cards restate the "
-      "rulebook as the fact table lists them")
-def sheet_text(game: Game):
-    from ..facts import missing_restated
-    for message in missing_restated(game.data_dir, game.id, game.template_dirs):
-        yield Finding(message)
+sheet_text = sheet_text_rule(
+    "pocketciv",
+    "the tracking sheet, the Advance list and the cards restate the rulebook as the "
+    "fact table lists them"
+)
 
 
 # --- the rulebook's worked examples about costs and scoring, replayed from printed text -----

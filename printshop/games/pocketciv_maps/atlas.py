@@ -6,9 +6,12 @@ are pure functions of their inputs.
 
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ...guard import read_project_file
 from ...errors import PrintshopError, Problem
 from ...loader import load_game
 from ...models import Game
@@ -60,13 +63,10 @@ def problems_from(flaws: list[Flaw], doc: Document) -> list[Problem]:
 def check_map_file(path: str | Path) -> tuple[int, list[Problem]]:
     """Validate one map file; return how many rules applied and what is broken."""
     file = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise PrintshopError(Problem(file, f"cannot read the map file: {exc.strerror}")) \
-            from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise PrintshopError(Problem(file, "the map file is larger than 2 MB"))
+    # A file named on the command line may lie anywhere; it is still read the guarded way:
+    # a regular file only (a pipe would hang), its size checked before reading.
+    real = Path(os.path.realpath(path))
+    raw = read_project_file(real.parent, real.name, MAX_FILE_BYTES, file, None)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
