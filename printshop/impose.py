@@ -58,7 +58,7 @@ class Page:
 
     width: float
     height: float
-    parts: list[str] = field(default_factory=list)
+    parts: list[str | Nested] = field(default_factory=list)
     placements: list[Placement] = field(default_factory=list)
     label: str = ""
     side: str = "front"
@@ -69,6 +69,22 @@ class Page:
 
 def _f(v: float) -> str:
     return textmod._fmt(v)
+
+
+svg_number = _f   # a number as printshop writes it in SVG
+
+
+@dataclass(frozen=True)
+class Nested:
+    """A face placed on a page with its trim corner at (x, y). As text it is the SVG that
+    nest() writes; the PDF renderer draws each distinct face once per document instead."""
+
+    face: Face
+    x: float
+    y: float
+
+    def __str__(self) -> str:
+        return nest(self.face, self.x, self.y)
 
 
 def nest(face: Face, x: float, y: float) -> str:
@@ -210,7 +226,7 @@ def fold_plan(face: Face, opts: PrintOptions):
 
 def _place(face: Face, x: float, y: float, side: str, card_id: str, page: Page,
            dx: float = 0.0, dy: float = 0.0) -> None:
-    page.parts.append(nest(face, x + dx, y + dy))
+    page.parts.append(Nested(face, x + dx, y + dy))
     page.placements.append(Placement(x + dx, y + dy, face.w, face.h, face.bleed, side, card_id,
                                      face.shape))
 
@@ -260,6 +276,34 @@ def impose_sheets(items: list[Item], opts: PrintOptions, title: str, marks: str 
                 back.parts.extend(cut_lines(back.placements, face.shape))
             pages.append(back)
     return pages
+
+
+def deck_sheets(items: list[Item], owners: list[str], opts: PrintOptions, game: str,
+                marks: str = "crop") -> list[Page]:
+    """Lay out the cards of one deck, or of several decks sharing sheets (``owners`` names
+    each item's deck), and label each sheet: the game, the decks on it, which sheet of how
+    many, and which side. A deck's own PDF and the print-and-play file label alike, so the
+    print run can take a deck's pages as they are when it prints the deck alone."""
+    pages = impose_sheets(items, opts, game, marks)
+    if not pages:
+        return pages
+    per_sheet = sum(1 for p in pages[0].placements if p.side == "front")
+    step = 2 if any(p.side == "back" for p in pages) else 1
+    sheets = -(-len(items) // per_sheet)
+    sides = {"front": "fronts", "back": f"backs (print duplex, flip on {opts.flip} edge)",
+             "fold": "fold, glue, cut"}
+    for index, page in enumerate(pages):
+        sheet = index // step
+        on = list(dict.fromkeys(owners[sheet * per_sheet:(sheet + 1) * per_sheet]))
+        page.label = f"{game} · {deck_names(on)} · sheet {sheet + 1} of {sheets} " \
+                     f"{sides[page.side]}"
+    return pages
+
+
+def deck_names(names: list[str]) -> str:
+    """Return deck names for a label: all of them, or the first two and how many more."""
+    return ", ".join(names) if len(names) <= 3 else ", ".join(names[:2]) + \
+        f" and {len(names) - 2} more"
 
 
 def _add_marks(page: Page, opts: PrintOptions, marks: str, shape: str,
@@ -375,9 +419,10 @@ def label_svg(page: Page, number: int, total: int) -> str:
                                 wrap=False))
 
 
-def page_svg(page: Page, number: int, total: int) -> str:
-    """Return the whole SVG document of a page."""
+def page_svg(page: Page, number: int, total: int, parts: list | None = None) -> str:
+    """Return the whole SVG document of a page (with only ``parts`` of it, if given)."""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(page.width)}mm" '
             f'height="{_f(page.height)}mm" viewBox="0 0 {_f(page.width)} {_f(page.height)}">'
-            + "".join(page.parts) + label_svg(page, number, total) + "</svg>")
+            + "".join(map(str, page.parts if parts is None else parts))
+            + label_svg(page, number, total) + "</svg>")
 

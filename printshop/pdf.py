@@ -19,6 +19,7 @@ use_shipped_fonts()
 import cairocffi as cairo  # noqa: E402  (fontconfig must be pointed at our fonts first)
 
 from . import drawing, render  # noqa: E402
+from .faces import Stamps  # noqa: E402
 
 
 class SVGRenderError(Exception):
@@ -59,27 +60,47 @@ def render_pdf(pages: Iterable[Page], out: BinaryIO, title: str, total: int) -> 
     surface.set_metadata(cairo.PDF_METADATA_CREATOR, "printshop")
     surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, build_date())
     surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, build_date())
+    pages = list(pages)
+    stamps = Stamps(pages)
     count = 0
     try:
         for number, page in enumerate(pages, start=1):
-            svg = page_svg(page, number, total)
-            try:
-                root = drawing.parse_page(svg)
-            except drawing.Fault as exc:
-                raise SVGRenderError(f"page {number}: {exc}") from None
-            if render.drawable(root):
-                surface.set_size(page.width * PT_PER_MM, page.height * PT_PER_MM)
-                try:
-                    render.draw_page(cairo.Context(surface), root, page.width, page.height)
-                except render.DrawError as exc:
-                    raise SVGRenderError(f"page {number}: {exc}") from None
-            else:
-                draw_with_cairosvg(svg, number, surface)
+            draw_page(surface, page, number, total, stamps.stamps(number - 1))
             surface.show_page()
             count += 1
     finally:
         surface.finish()
     return count
+
+
+def draw_page(surface, page: Page, number: int, total: int, stamps) -> None:
+    """Draw one page: its pieces through ``stamps`` (faces.py) and then its label, else,
+    when stamps is None, the whole page as one SVG (through cairosvg if render.py cannot)."""
+    if stamps is not None:
+        try:
+            root = drawing.parse_page(page_svg(page, number, total, []))
+        except drawing.Fault:
+            root = None   # checked whole below, so that the fault is reported as the page's
+        if root is not None and render.drawable(root):
+            _draw_fast(surface, page, number, root, stamps)
+            return
+    svg = page_svg(page, number, total)
+    try:
+        root = drawing.parse_page(svg)
+    except drawing.Fault as exc:
+        raise SVGRenderError(f"page {number}: {exc}") from None
+    if render.drawable(root):
+        _draw_fast(surface, page, number, root, ())
+    else:
+        draw_with_cairosvg(svg, number, surface)
+
+
+def _draw_fast(surface, page: Page, number: int, root, faces) -> None:
+    surface.set_size(page.width * PT_PER_MM, page.height * PT_PER_MM)
+    try:
+        render.draw_page(cairo.Context(surface), root, page.width, page.height, faces)
+    except render.DrawError as exc:
+        raise SVGRenderError(f"page {number}: {exc}") from None
 
 
 def draw_with_cairosvg(svg: str, number: int, target) -> None:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from .geometry import PrintOptions
-from .impose import Item, Page, impose_sheets
+from .impose import Item, Page, deck_sheets
 from .models import Game, Part
 
 # What a component prints on when its manifest names no stock.
@@ -222,30 +222,18 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _names(names: list[str]) -> str:
-    return ", ".join(names) if len(names) <= 3 else ", ".join(names[:2]) + \
-        f" and {len(names) - 2} more"
-
-
 def _gang_pages(game: Game, members: list[tuple[Part, list[Item]]], opts: PrintOptions,
                 backs: bool, marks: str) -> tuple[list[Page], list[tuple[Part, int, int]]]:
     """Impose several decks' cards onto shared sheets; return the pages and, per deck, the
     first and last of these pages (0-based) that its cards land on."""
-    items, owner = [], []
+    items, owners = [], []
     for part, its in members:
         items.extend(i if backs else Item(i.front, None, i.card_id) for i in its)
-        owner.extend([part] * len(its))
+        owners.extend([part.spec.name] * len(its))
     run_opts = opts if backs else PrintOptions(**{**opts.__dict__, "backs": "none"})
-    pages = impose_sheets(items, run_opts, game.manifest.name, marks)
+    pages = deck_sheets(items, owners, run_opts, game.manifest.name, marks)
     per_sheet = sum(1 for p in pages[0].placements if p.side == "front")
-    step = 2 if backs and opts.backs == "duplex" else 1
-    sheets = math.ceil(len(items) / per_sheet)
-    for index, page in enumerate(pages):
-        sheet = index // step
-        on = list(dict.fromkeys(o.spec.name for o in
-                                owner[sheet * per_sheet:(sheet + 1) * per_sheet]))
-        side = {"front": "fronts", "back": "backs", "fold": "fold, glue, cut"}[page.side]
-        page.label = f"{game.manifest.name} · {_names(on)} · sheet {sheet + 1} of {sheets} {side}"
+    step = 2 if any(p.side == "back" for p in pages) else 1
     spans, at = [], 0
     for part, its in members:
         first, last = at // per_sheet, (at + len(its) - 1) // per_sheet
@@ -254,10 +242,23 @@ def _gang_pages(game: Game, members: list[tuple[Part, list[Item]]], opts: PrintO
     return pages, spans
 
 
+def _as_drawn(game: Game, c: ComponentPDF, pages: list[Page], opts: PrintOptions,
+              marks: str) -> bool:
+    """Say whether a deck's own PDF already holds exactly these pages (a deck printed alone,
+    once, with the backs its PDF has): the print run then takes them instead of drawing."""
+    if c.pages != len(pages) or not c.pdf:
+        return False
+    part = game.part(c.component)
+    own = deck_sheets(c.items, [part.spec.name] * len(c.items), opts, game.manifest.name,
+                      marks)
+    return own == pages
+
+
 def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> PrintRun:
     """Plan a game's print-and-play file from its rendered components."""
     runs: dict[tuple, Run] = {}
     gangs: dict[tuple, list[tuple[Part, list[Item]]]] = {}
+    by_id = {c.component: c for c in components}
 
     def run_for(mode: str, stock: str, copies: int) -> Run:
         return runs.setdefault((mode, stock, copies), Run(mode, stock, copies))
@@ -296,8 +297,13 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> 
         at = 0
         for source in run.sources:
             if source.gang is not None:
-                source.pages, spans = _gang_pages(game, gangs[source.gang], opts,
-                                                  source.gang[-1], source.gang[-2])
+                members = gangs[source.gang]
+                source.pages, spans = _gang_pages(game, members, opts, source.gang[-1],
+                                                  source.gang[-2])
+                alone = by_id[members[0][0].id] if len(members) == 1 else None
+                if alone and _as_drawn(game, alone, source.pages, opts, source.gang[-2]):
+                    source.component, source.name = alone.component, members[0][0].spec.name
+                    source.indexes, source.pages = list(range(len(source.pages))), []
                 run.pieces += [Piece(p.id, p.spec.name, at + a, at + b) for p, a, b in spans]
             elif source.component:
                 run.pieces.append(Piece(source.component, source.name, at,

@@ -27,6 +27,7 @@ INHERITED = ("fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "str
              "stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin",
              "stroke-miterlimit", "font-family", "font-size", "font-weight", "font-style",
              "text-anchor", "visibility", "color")
+_INHERITED_SET = frozenset(INHERITED)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
 _PATH_TOKEN = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
@@ -55,10 +56,22 @@ def colour(value: str | None) -> tuple[float, float, float] | None:
 def _num(value, default: float = 0.0) -> float:
     if value is None:
         return default
-    match = _NUMBER.match(str(value).strip())
+    try:
+        number = float(value)  # the common case: a plain number, read in C
+    except (TypeError, ValueError):
+        return _num_with_unit(value, default)
+    if number - number == 0 and "_" not in str(value):  # finite, and not Python's 1_000
+        return number
+    return _num_with_unit(value, default)
+
+
+def _num_with_unit(value, default: float) -> float:
+    """Read a number that float() does not take as it is: a px unit, or trailing junk."""
+    text = str(value).strip()
+    match = _NUMBER.match(text)
     if not match:
         return default
-    rest = str(value).strip()[match.end():]
+    rest = text[match.end():]
     if rest and rest not in ("px",):
         raise Unsupported(f"unit {rest!r}")
     return float(match.group())
@@ -69,19 +82,22 @@ def _numbers(value: str | None) -> list[float]:
 
 
 def _style(element, inherited: dict) -> dict:
-    """Return the element's presentation attributes, inherited ones included."""
-    style = dict(inherited)
+    """Return the element's presentation attributes, inherited ones included (the inherited
+    dict itself when the element adds none: callers never change what they are given)."""
     attrib = element.attrib
-    for name in INHERITED:
-        if name in attrib:
-            style[name] = attrib[name]
+    names = [name for name in attrib if name in _INHERITED_SET]
     inline = attrib.get("style")
+    if not names and not inline:
+        return inherited
+    style = dict(inherited)
+    for name in names:
+        style[name] = attrib[name]
     if inline:
         for item in inline.split(";"):
             if ":" in item:
                 key, value = item.split(":", 1)
                 key = key.strip()
-                if key in INHERITED:
+                if key in _INHERITED_SET:
                     style[key] = value.strip()
                 elif key in ("opacity", "display"):
                     attrib[key] = value.strip()
@@ -341,45 +357,73 @@ def _paint(ctx, tag: str, style: dict, opacity: float) -> None:
 _SLANTS = {"italic": cairo.FONT_SLANT_ITALIC, "oblique": cairo.FONT_SLANT_OBLIQUE}
 
 
-def _font(ctx, style: dict) -> None:
-    weight = style.get("font-weight", "normal")
+@lru_cache(maxsize=256)
+def _font_face(family: str, style: str | None, weight: str) -> tuple:
+    """Return cairo's (family, slant, weight) for SVG font attributes."""
     bold = weight == "bold" or (weight.isdigit() and int(weight) >= 550)
-    ctx.select_font_face(style.get("font-family", "DejaVu Sans Condensed").split(",")[0]
-                         .strip("'\" "), _SLANTS.get(style.get("font-style"),
-                                                     cairo.FONT_SLANT_NORMAL),
-                         cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
-    ctx.set_font_size(_num(style.get("font-size"), 16.0))
+    return (family.split(",")[0].strip("'\" "), _SLANTS.get(style, cairo.FONT_SLANT_NORMAL),
+            cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
 
 
-def _show(ctx, text: str, x: float, y: float, style: dict, opacity: float) -> float:
-    """Draw one run of text with its anchor; return the x after it."""
-    fill = colour(style.get("fill", "black"))
-    _font(ctx, style)
-    advance = ctx.text_extents(text)[4]
-    anchor = style.get("text-anchor", "start")
-    if anchor == "middle":
-        x -= advance / 2
-    elif anchor == "end":
-        x -= advance
-    if fill is not None and text.strip():
-        ctx.set_source_rgba(*fill, _num(style.get("fill-opacity"), 1.0) * opacity)
-        ctx.move_to(x, y)
-        ctx.show_text(text)
-    return x + advance
+class _Pen:
+    """The font and paint of one text element's runs, set on the context only when they
+    change: a card's lines are many runs in one or two fonts and one colour."""
+
+    __slots__ = ("ctx", "font", "paint")
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.font = None
+        self.paint = None
+
+    def use(self, style: dict) -> None:
+        """Select the style's font and size."""
+        font = (_font_face(style.get("font-family", "DejaVu Sans Condensed"),
+                           style.get("font-style"), style.get("font-weight", "normal")),
+                _num(style.get("font-size"), 16.0))
+        if font != self.font:
+            self.ctx.select_font_face(*font[0])
+            self.ctx.set_font_size(font[1])
+            self.font = font
+
+    def show(self, text: str, x: float, y: float, style: dict, opacity: float,
+             advance: bool = True) -> float:
+        """Draw one run of text with its anchor; return the x after it (measured only when
+        ``advance`` asks for it or the anchor needs it; else x itself)."""
+        fill = colour(style.get("fill", "black"))
+        self.use(style)
+        anchor = style.get("text-anchor", "start")
+        width = self.ctx.text_extents(text)[4] if advance or anchor != "start" else 0.0
+        if anchor == "middle":
+            x -= width / 2
+        elif anchor == "end":
+            x -= width
+        if fill is not None and text.strip():
+            paint = (*fill, _num(style.get("fill-opacity"), 1.0) * opacity)
+            if paint != self.paint:
+                self.ctx.set_source_rgba(*paint)
+                self.paint = paint
+            self.ctx.move_to(x, y)
+            self.ctx.show_text(text)
+        return x + width
 
 
 def _text(ctx, el, style: dict, opacity: float) -> None:
     x, y = _num(el.get("x")), _num(el.get("y"))
+    pen = _Pen(ctx)
     if el.get("class") == RUN_CLASS:
         # Laid out by printshop: each run carries its own x, y, family and weight (a forged
-        # run without them goes on from the last one, as SVG would place it).
-        for run in el:
+        # run without them goes on from the last one, as SVG would place it, so a run is
+        # measured only when the next one has no x of its own).
+        runs = list(el)
+        for i, run in enumerate(runs):
             x, y = _num(run.get("x"), x), _num(run.get("y"), y)
             if run.text:
-                x = _show(ctx, run.text, x, y, _style(run, style), opacity)
+                last = i + 1 == len(runs) or runs[i + 1].get("x") is None
+                x = pen.show(run.text, x, y, _style(run, style), opacity, last)
         return
     if el.text and el.text.strip():
-        x = _show(ctx, " ".join(el.text.split()), x, y, style, opacity)
+        x = pen.show(" ".join(el.text.split()), x, y, style, opacity)
     for child in el:
         if _local(child.tag) != "tspan":
             raise Unsupported("text content other than tspan")
@@ -388,9 +432,9 @@ def _text(ctx, el, style: dict, opacity: float) -> None:
         x = _num(child.get("x"), x)
         y = _num(child.get("y"), y)
         if child.text and child.text.strip():
-            x = _show(ctx, " ".join(child.text.split()), x, y, _style(child, style), opacity)
+            x = pen.show(" ".join(child.text.split()), x, y, _style(child, style), opacity)
         if child.tail and child.tail.strip():
-            x = _show(ctx, " " + " ".join(child.tail.split()), x, y, style, opacity)
+            x = pen.show(" " + " ".join(child.tail.split()), x, y, style, opacity)
 
 
 def _local(tag) -> str:
@@ -551,14 +595,18 @@ def parse(svg: str):
     return root if drawable(root) else None
 
 
-def draw_page(ctx, root, width: float, height: float) -> bool:
-    """Draw a page that drawable() accepted (user units = mm), scaled to points.
+PT_PER_MM = 72 / 25.4
+
+
+def draw_page(ctx, root, width: float, height: float, stamps=()) -> bool:
+    """Draw a page that drawable() accepted (user units = mm), scaled to points; each of
+    ``stamps`` (a function of the context, faces.py's placed faces) draws first, in mm.
 
     _check has read everything this reads, so a failure here is a real one (cairo refusing a
     matrix, say): it is raised as a DrawError, never swallowed with half a page drawn.
     """
     ctx.save()
-    ctx.scale(72 / 25.4, 72 / 25.4)
+    ctx.scale(PT_PER_MM, PT_PER_MM)
     try:
         box = _numbers(root.get("viewBox"))
         if len(box) == 4 and box[2] > 0 and box[3] > 0:
@@ -566,8 +614,9 @@ def draw_page(ctx, root, width: float, height: float) -> bool:
             ctx.translate(-box[0], -box[1])
         ctx.rectangle(0, 0, width, height)
         ctx.clip()
-        for child in root:
-            _draw(ctx, child, {})
+        for stamp in stamps:
+            stamp(ctx)
+        draw_tree(ctx, root)
     except cairo.CairoError as exc:
         raise DrawError(f"cairo could not draw it ({cairo_reason(exc)})") from None
     except RecursionError:
@@ -576,3 +625,25 @@ def draw_page(ctx, root, width: float, height: float) -> bool:
         raise DrawError(f"it could not be drawn ({exc})") from None
     ctx.restore()
     return True
+
+
+def draw_tree(ctx, root) -> None:
+    """Draw the children of a tree drawable() accepted, in the context's user space."""
+    for child in root:
+        _draw(ctx, child, {})
+
+
+def record(root, width: float, height: float):
+    """Return a cairo recording, in points, of a tree drawable() accepted that is ``width`` x
+    ``height`` mm: drawn once, it is painted wherever it is placed (one form in a PDF)."""
+    surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA,
+                                     (0, 0, width * PT_PER_MM, height * PT_PER_MM))
+    ctx = cairo.Context(surface)
+    ctx.set_font_options(_UNHINTED)   # glyphs placed as the PDF surface itself places them
+    ctx.scale(PT_PER_MM, PT_PER_MM)
+    draw_tree(ctx, root)
+    return surface
+
+
+_UNHINTED = cairo.FontOptions(hint_metrics=cairo.HINT_METRICS_OFF,
+                              hint_style=cairo.HINT_STYLE_NONE)

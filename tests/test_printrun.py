@@ -267,3 +267,61 @@ def test_sheet_counts_per_game_in_the_readme(boms):
     for game, bom in boms.items():
         assert f" | {bom.sheets_alone} | {bom.sheets} |" in readme.split(f"| {game} |")[1]\
             .split("\n")[0], game
+
+
+POKER = """name: Poker Test
+components:
+  - id: deck
+    kind: deck
+    name: Deck
+    size: poker
+    data: cards.yaml
+    front: card.svg.j2
+    back: back.svg.j2
+  - id: spare
+    kind: deck
+    name: Spare
+    size: {spare}
+    data: spare.yaml
+    front: card.svg.j2
+    back: back.svg.j2
+"""
+
+
+def poker_project(root, spare: str):
+    """A deck of 12 cards and a spare deck of 3, the spare in its own size or in poker size."""
+    data, tpl = root / "data" / "poker", root / "templates" / "poker"
+    data.mkdir(parents=True)
+    tpl.mkdir(parents=True)
+    (data / "game.yaml").write_text(POKER.format(spare=spare))
+    (data / "cards.yaml").write_text("cards:\n" + "".join(
+        f"  - {{id: c{i}, name: 'Card {i}'}}\n" for i in range(12)))
+    (data / "spare.yaml").write_text("cards:\n" + "".join(
+        f"  - {{id: s{i}, name: 'Spare {i}'}}\n" for i in range(3)))
+    (tpl / "card.svg.j2").write_text("{{ text(card.name, 4, 4, size.w - 8, 8, size=12) }}")
+    (tpl / "back.svg.j2").write_text('<rect x="0" y="0" width="{{ size.w }}" '
+                                     'height="{{ size.h }}" fill="#2d1b3d"/>')
+    return Project.open(root)
+
+
+def test_a_deck_printed_alone_is_copied_into_the_print_and_play_file_not_drawn_again(tmp_path):
+    out = tmp_path / "out"
+    report = build(poker_project(tmp_path / "p", spare="tarot"), ["poker"], PrintOptions(), out)
+    run = report.games[0].run
+    cards = [s for r in run.runs for s in r.sources if s.component == "deck"]
+    assert cards and all(not s.pages for s in cards)     # taken from deck.pdf as drawn
+    deck = PdfReader(out / "poker" / "deck.pdf")
+    whole = PdfReader(out / "poker" / "poker-print-and-play.pdf")
+    first = cards[0].indexes[0]
+    start = next(r.first for r in run.runs if cards[0] in r.sources)
+    assert whole.pages[start - 1].extract_text() == deck.pages[first].extract_text()
+    assert "sheet 1 of 2 fronts" in deck.pages[0].extract_text()
+
+
+def test_decks_sharing_sheets_are_drawn_afresh_for_the_print_run(tmp_path):
+    report = build(poker_project(tmp_path / "p", spare="poker"), ["poker"], PrintOptions(),
+                   tmp_path / "out")
+    gangs = [s for r in report.games[0].run.runs for s in r.sources if s.pages]
+    assert gangs and all(s.component is None for s in gangs)
+    labels = [p.label for s in gangs for p in s.pages]
+    assert any("Deck, Spare" in label for label in labels)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..geometry import DEFAULT_BLEED, PrintOptions, card_size
-from ..impose import Face, Item, impose_sheets, impose_single
+from ..impose import Face, Item, deck_sheets, impose_single
 from ..models import Card, Game, Part
 from .base import SAFE_MARGIN, Rendered, base_context, draw
 
@@ -55,7 +55,7 @@ def render_deck(game: Game, part: Part, opts: PrintOptions):
     if opts.layout == "single":
         pages = impose_single(items, opts, title)
     else:
-        pages = impose_sheets(items, opts, title, marks)
+        pages = deck_sheets(items, [spec.name] * len(items), opts, game.manifest.name, marks)
     duplex = bool(spec.back) and opts.backs == "duplex" and opts.layout == "sheet"
     count = part.card_count()
     noun = "tokens" if part.kind == "tokens" else "cards"

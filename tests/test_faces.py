@@ -1,0 +1,145 @@
+"""Cards drawn once: copies and shared backs become one PDF form, and the pages look the same.
+
+Playing Gods' wrath deck has cards in several copies and one back for all of them; its pages
+are drawn piece by piece (faces.py) and compared with the same pages drawn whole, the way
+every page was drawn before.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageFilter, ImageStat
+
+from printshop import drawing, faces, pdf
+from printshop.components import RENDERERS
+from printshop.geometry import PrintOptions
+from printshop.impose import Face, Item, impose_sheets
+from printshop.loader import load_game
+from printshop.project import Project
+
+
+@pytest.fixture(scope="module")
+def wrath():
+    game = load_game(Project.open(None).select(["playing-gods"])[0])
+    part = game.part("wrath")
+    return part, RENDERERS[part.kind](game, part, PrintOptions()).pages
+
+
+def forms(data: bytes) -> int:
+    return len(re.findall(rb"/Subtype\s*/Form", data))
+
+
+def whole(monkeypatch):
+    """Draw every page whole, as one SVG, the way pages were drawn before faces.py."""
+    monkeypatch.setattr(faces, "pieces", lambda page: None)
+
+
+def pngs(data: bytes, folder: Path, name: str) -> list[Image.Image]:
+    path = folder / f"{name}.pdf"
+    path.write_bytes(data)
+    subprocess.run(["pdftoppm", "-r", "40", "-png", str(path), str(folder / name)], check=True)
+    return [Image.open(p).convert("RGB") for p in sorted(folder.glob(f"{name}-*.png"))]
+
+
+def test_each_distinct_face_is_one_form_however_many_copies(wrath):
+    part, pages = wrath
+    placed = [p for page in pages for p in page.placements]
+    distinct = {(p.side, p.card_id) for p in placed}
+    data = pdf.pages_to_pdf(pages, "wrath")
+    copies = sum(c.copies for c in part.cards)
+    assert len(placed) == 2 * copies          # a front and a back for every copy
+    # One form per card drawn more than once, one for the shared back, one for the crop
+    # marks every full sheet repeats: far fewer than the faces placed.
+    repeated_fronts = sum(1 for c in part.cards if c.copies > 1)
+    assert repeated_fronts + 1 <= forms(data) <= repeated_fronts + 3
+    assert forms(data) < len(distinct) < len(placed)
+
+
+def test_pieces_look_like_the_page_drawn_whole(wrath, tmp_path, monkeypatch):
+    _, pages = wrath
+    stamped = pngs(pdf.pages_to_pdf(pages, "wrath"), tmp_path, "stamped")
+    with monkeypatch.context() as m:
+        whole(m)
+        drawn = pdf.pages_to_pdf(pages, "wrath")
+    assert forms(drawn) == 0
+    reference = pngs(drawn, tmp_path, "whole")
+    assert len(stamped) == len(reference) == len(pages)
+    blur = ImageFilter.GaussianBlur(1.0)
+    for n, (a, b) in enumerate(zip(stamped, reference), start=1):
+        diff = ImageChops.difference(a.filter(blur), b.filter(blur)).convert("L")
+        assert max(ImageStat.Stat(diff).mean) < 1.0, f"page {n}"
+
+
+def test_the_stamped_file_is_smaller(wrath, monkeypatch):
+    _, pages = wrath
+    stamped = pdf.pages_to_pdf(pages, "wrath")
+    whole(monkeypatch)
+    assert len(stamped) < len(pdf.pages_to_pdf(pages, "wrath"))
+
+
+def test_text_sits_where_it_sat_when_drawn_whole(wrath, tmp_path, monkeypatch):
+    _, pages = wrath
+    stamped = tmp_path / "stamped.pdf"
+    stamped.write_bytes(pdf.pages_to_pdf(pages[:2], "wrath"))
+    whole(monkeypatch)
+    drawn = tmp_path / "whole.pdf"
+    drawn.write_bytes(pdf.pages_to_pdf(pages[:2], "wrath"))
+
+    def words(path):
+        out = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True,
+                             text=True, check=True).stdout
+        found = re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
+                           r"([^<]*)<", out)
+        return sorted((w[4], *(float(v) for v in w[:4])) for w in found)
+
+    a, b = words(stamped), words(drawn)
+    assert [w[0] for w in a] == [w[0] for w in b] and a
+    assert max(abs(x - y) for wa, wb in zip(a, b) for x, y in zip(wa[1:], wb[1:])) < 0.05
+
+
+def test_a_second_document_reads_no_face_again(wrath, monkeypatch):
+    _, pages = wrath
+    pdf.pages_to_pdf(pages, "wrath")       # the deck's own PDF
+    parsed = []
+    real = drawing.parse_page
+    monkeypatch.setattr(drawing, "parse_page", lambda svg: parsed.append(svg) or real(svg))
+    pdf.pages_to_pdf(pages, "wrath")       # the print-and-play file, in the same process
+    assert len(parsed) == len(pages)       # each page's label, and nothing else
+
+
+def test_a_face_beyond_the_fast_renderer_sends_its_page_whole_to_cairosvg(monkeypatch):
+    gradient = ('<defs><linearGradient id="g"><stop offset="0" stop-color="#c00"/>'
+                '<stop offset="1" stop-color="#00c"/></linearGradient></defs>'
+                '<rect x="0" y="0" width="63" height="88" fill="url(#g)"/>')
+    plain = '<rect x="0" y="0" width="63" height="88" fill="#0a0"/>'
+    items = [Item(Face(svg, 63, 88, 3), None, str(n)) for n, svg in
+             enumerate([gradient, gradient, plain])]
+    pages = impose_sheets(items, PrintOptions(backs="none"), "test")
+    sent = []
+    real = pdf.draw_with_cairosvg
+    monkeypatch.setattr(pdf, "draw_with_cairosvg",
+                        lambda svg, number, target: sent.append(svg) or real(svg, number, target))
+    data = pdf.pages_to_pdf(pages, "test")
+    assert data.startswith(b"%PDF") and len(sent) == len(pages) == 1
+    assert "linearGradient" in sent[0] and 'fill="#0a0"' in sent[0]
+
+
+def test_a_face_that_breaks_a_rule_is_reported_as_its_page(monkeypatch):
+    outside = '<image href="file:///etc/passwd" width="10" height="10"/>'
+    items = [Item(Face(outside, 63, 88, 3), None, "a"), Item(Face(outside, 63, 88, 3), None, "b")]
+    pages = impose_sheets(items, PrintOptions(backs="none"), "test")
+    with pytest.raises(pdf.SVGRenderError, match=r"page 1: .*/etc/passwd"):
+        pdf.pages_to_pdf(pages, "test")
+
+
+def test_the_cache_of_read_faces_is_bounded(monkeypatch):
+    monkeypatch.setattr(faces, "CACHED_PIECES", 5)
+    monkeypatch.setattr(faces, "_parsed", type(faces._parsed)())
+    items = [Item(Face(f'<rect width="{n + 1}" height="9" fill="#123"/>', 63, 88, 3), None,
+                  str(n)) for n in range(12)]
+    pdf.pages_to_pdf(impose_sheets(items, PrintOptions(backs="none"), "test"), "test")
+    assert len(faces._parsed) == 5
