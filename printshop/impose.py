@@ -7,6 +7,7 @@ All coordinates are millimetres from the page's top-left corner.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from . import text as textmod
 from .geometry import LABEL_BAND, PrintOptions, paper_size
@@ -106,13 +107,21 @@ def crop_marks(placements: list[Placement], page_w: float, page_h: float, margin
     """Draw crop marks in the margins outside the block of cards, one per trim edge."""
     if not placements:
         return []
+    boxes = tuple((p.x, p.y, p.w, p.h, p.bleed) for p in placements)
+    return list(_crop_marks(boxes, page_w, page_h, margin, region))
+
+
+@lru_cache(maxsize=64)
+def _crop_marks(boxes: tuple, page_w: float, page_h: float, margin: float,
+                region: tuple | None) -> tuple[str, ...]:
+    # Cached: every full sheet of a deck has the same marks.
     rx0, ry0, rx1, ry1 = region or (0.0, 0.0, page_w, page_h)
-    left = min(p.x - p.bleed for p in placements)
-    right = max(p.x + p.w + p.bleed for p in placements)
-    top = min(p.y - p.bleed for p in placements)
-    bottom = max(p.y + p.h + p.bleed for p in placements)
-    xs = sorted({round(v, 4) for p in placements for v in (p.x, p.x + p.w)})
-    ys = sorted({round(v, 4) for p in placements for v in (p.y, p.y + p.h)})
+    left = min(x - b for x, y, w, h, b in boxes)
+    right = max(x + w + b for x, y, w, h, b in boxes)
+    top = min(y - b for x, y, w, h, b in boxes)
+    bottom = max(y + h + b for x, y, w, h, b in boxes)
+    xs = sorted({round(v, 4) for x, y, w, h, b in boxes for v in (x, x + w)})
+    ys = sorted({round(v, 4) for x, y, w, h, b in boxes for v in (y, y + h)})
     out = []
     room_top = top - MARK_GAP - (ry0 + margin)
     room_bottom = (ry1 - margin) - (bottom + MARK_GAP)
@@ -130,7 +139,7 @@ def crop_marks(placements: list[Placement], page_w: float, page_h: float, margin
         if room_right >= MARK_MIN:
             out.append(_line(right + MARK_GAP, y,
                              right + MARK_GAP + min(room_right, MARK_MAX), y))
-    return out
+    return tuple(out)
 
 
 def cut_lines(placements: list[Placement], shape: str) -> list[str]:

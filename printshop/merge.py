@@ -63,9 +63,10 @@ def parse(pdf: bytes) -> Document:
                 offsets[first + n] = int(offset)
     trailer = pdf[pdf.index(b"trailer", start):]
     ends = sorted(set(offsets.values()) | {start})
+    following = dict(zip(ends, ends[1:]))   # each object ends where the next one starts
     objects = {}
     for number, offset in offsets.items():
-        end = ends[ends.index(offset) + 1]
+        end = following[offset]
         chunk = pdf[offset:end].rstrip()
         head = re.match(rb"\d+ \d+ obj\s*", chunk)
         if head is None or not chunk.endswith(b"endobj"):

@@ -223,9 +223,11 @@ def _plural(n: int, word: str) -> str:
 
 
 def _gang_pages(game: Game, members: list[tuple[Part, list[Item]]], opts: PrintOptions,
-                backs: bool, marks: str) -> tuple[list[Page], list[tuple[Part, int, int]]]:
-    """Impose several decks' cards onto shared sheets; return the pages and, per deck, the
-    first and last of these pages (0-based) that its cards land on."""
+                backs: bool, marks: str, alone: ComponentPDF | None = None
+                ) -> tuple[list[Page], list[tuple[Part, int, int]], bool]:
+    """Impose several decks' cards onto shared sheets; return the pages, per deck the first
+    and last of these pages (0-based) that its cards land on, and whether the pages are
+    those ``alone``, a deck printed by itself, already holds in its own PDF."""
     items, owners = [], []
     for part, its in members:
         items.extend(i if backs else Item(i.front, None, i.card_id) for i in its)
@@ -239,19 +241,13 @@ def _gang_pages(game: Game, members: list[tuple[Part, list[Item]]], opts: PrintO
         first, last = at // per_sheet, (at + len(its) - 1) // per_sheet
         spans.append((part, first * step, last * step + step - 1))
         at += len(its)
-    return pages, spans
-
-
-def _as_drawn(game: Game, c: ComponentPDF, pages: list[Page], opts: PrintOptions,
-              marks: str) -> bool:
-    """Say whether a deck's own PDF already holds exactly these pages (a deck printed alone,
-    once, with the backs its PDF has): the print run then takes them instead of drawing."""
-    if c.pages != len(pages) or not c.pdf:
-        return False
-    part = game.part(c.component)
-    own = deck_sheets(c.items, [part.spec.name] * len(c.items), opts, game.manifest.name,
-                      marks)
-    return own == pages
+    # deck_sheets is a function of its inputs: the same cards, options and marks as the
+    # deck's own PDF (render_deck) mean the same pages; the choice of backs means nothing
+    # to cards that have none.
+    as_drawn = alone is not None and bool(alone.pdf) and alone.pages == len(pages) and \
+        items == alone.items and (run_opts == opts or not any(i.back for i in items)) and \
+        marks == ("cut" if alone.kind == "tokens" else "crop")
+    return pages, spans, as_drawn
 
 
 def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> PrintRun:
@@ -298,10 +294,11 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> 
         for source in run.sources:
             if source.gang is not None:
                 members = gangs[source.gang]
-                source.pages, spans = _gang_pages(game, members, opts, source.gang[-1],
-                                                  source.gang[-2])
                 alone = by_id[members[0][0].id] if len(members) == 1 else None
-                if alone and _as_drawn(game, alone, source.pages, opts, source.gang[-2]):
+                source.pages, spans, as_drawn = _gang_pages(game, members, opts,
+                                                            source.gang[-1], source.gang[-2],
+                                                            alone)
+                if as_drawn:
                     source.component, source.name = alone.component, members[0][0].spec.name
                     source.indexes, source.pages = list(range(len(source.pages))), []
                 run.pieces += [Piece(p.id, p.spec.name, at + a, at + b) for p, a, b in spans]
