@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import sys
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import yaml
 
 from . import limits
 from .errors import PrintshopError, Problem
 from .guard import read_project_file
+from .models import Later
 
 _MAX_DIGITS = sys.get_int_max_str_digits()
 
@@ -30,6 +26,8 @@ class Document:
 
     def line(self, path: tuple) -> int | None:
         """Return the line of ``path`` or of its nearest located parent."""
+        if type(self.lines) is Later:  # read back from the load cache: decoded when first asked
+            self.lines = self.lines()
         path = tuple(path)
         while path:
             if path in self.lines:
@@ -38,11 +36,7 @@ class Document:
         return self.lines.get(())
 
 
-# libyaml's parser when PyYAML was built with it (PyPI wheels are): same nodes, ten times faster.
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _yaml_to_python(node, path, lines, constructor, file):
+def _yaml_to_python(yaml, node, path, lines, constructor, file):
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         out = {}
@@ -59,10 +53,11 @@ def _yaml_to_python(node, path, lines, constructor, file):
             if key in out:
                 raise PrintshopError(Problem(file, f"duplicate key '{key}'", path + (key,),
                                              key_node.start_mark.line + 1))
-            out[key] = _yaml_to_python(value_node, path + (key,), lines, constructor, file)
+            out[key] = _yaml_to_python(yaml, value_node, path + (key,), lines, constructor,
+                                       file)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_yaml_to_python(child, path + (i,), lines, constructor, file)
+        return [_yaml_to_python(yaml, child, path + (i,), lines, constructor, file)
                 for i, child in enumerate(node.value)]
     try:
         value = constructor.construct_object(node)
@@ -79,7 +74,7 @@ def _yaml_to_python(node, path, lines, constructor, file):
     return value
 
 
-def _walk(node):
+def _walk(yaml, node):
     # Yields a node once per reference, so a node reached twice is an alias.
     stack, seen = [node], set()
     while stack:
@@ -97,8 +92,12 @@ def _walk(node):
 
 def parse_yaml(text: str, file: str) -> Document:
     """Parse YAML text into a Document, with a line for every key path."""
+    import yaml
+
+    # libyaml's parser when PyYAML was built with it (PyPI wheels are): same nodes, ten times
+    # faster.
     try:
-        loader = _Loader(text)
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
         try:
             node = loader.get_single_node()
         finally:
@@ -115,7 +114,7 @@ def parse_yaml(text: str, file: str) -> Document:
     if node is None:
         return Document(file, None, {(): 1})
     seen_ids: set[int] = set()
-    for n in _walk(node):
+    for n in _walk(yaml, node):
         if id(n) in seen_ids:
             raise PrintshopError(Problem(file, "YAML anchors and aliases are not supported",
                                          (), n.start_mark.line + 1))
@@ -123,7 +122,7 @@ def parse_yaml(text: str, file: str) -> Document:
     lines: dict[tuple, int] = {}
     constructor = yaml.constructor.SafeConstructor()
     try:
-        data = _yaml_to_python(node, (), lines, constructor, file)
+        data = _yaml_to_python(yaml, node, (), lines, constructor, file)
     except RecursionError:
         raise PrintshopError(Problem(file, "not valid data: nested too deeply")) from None
     except yaml.constructor.ConstructorError as exc:
@@ -135,6 +134,8 @@ def parse_yaml(text: str, file: str) -> Document:
 
 def parse_toml(text: str, file: str) -> Document:
     """Parse TOML text into a Document (TOML gives no per-key lines)."""
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -163,6 +164,9 @@ def parse_csv(text: str, file: str) -> Document:
     Each card keeps the line where its record starts and its row as a spreadsheet numbers it
     (blank rows count; a cell holding a line break makes the two differ).
     """
+    import csv
+    import io
+
     reader = csv.reader(io.StringIO(text, newline=""))
     records, line = [], 1
     try:
