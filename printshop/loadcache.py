@@ -30,12 +30,11 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 from . import guard, limits
-from .cache import code_fingerprint, manifest_text
+from .cache import cache_folder, code_fingerprint, keep, manifest_text, read_kept, trim
 from .errors import PrintshopError
 from .models import Card, Game, Later, Part
 from .project import SHARED_TEMPLATES, GameFolder
@@ -43,32 +42,6 @@ from .project import SHARED_TEMPLATES, GameFolder
 VERSION = "printshop-load-1"
 ENTRY_BYTES = 512 * 1024 * 1024
 KEEP = 200   # entries kept; the oldest beyond are removed when a new one is written
-_OFF = ("", "0", "off", "no", "none", "false")
-
-
-def cache_dir() -> Path | None:
-    """Return the folder of the load cache, or None when it is turned off or unusable."""
-    value = os.environ.get("PRINTSHOP_CACHE_DIR")
-    if value is None:
-        return _private()
-    if value.strip().lower() in _OFF:
-        return None
-    path = Path(value)
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return path if path.is_dir() else None
-
-
-@lru_cache(maxsize=1)
-def _private() -> Path | None:
-    try:
-        return guard.private_dir("printshop-cache")
-    except OSError:
-        return None
-
-
 @lru_cache(maxsize=1)
 def _environment() -> str:
     """Return what besides printshop's code shapes a load: Python and the parsing libraries."""
@@ -250,51 +223,21 @@ def _decode(entry: dict, folder: GameFolder) -> Game:
 # Reading and writing --------------------------------------------------------------------------
 
 def _read(store: Path, name: str):
+    raw = read_kept(store, name, ENTRY_BYTES)
     try:
-        return json.loads(guard.read_project_file(store, name, ENTRY_BYTES, limit_name=None),
-                          object_hook=_unpack)
-    except (PrintshopError, ValueError, RecursionError):
+        return None if raw is None else json.loads(raw, object_hook=_unpack)
+    except (ValueError, RecursionError):
         return None
 
 
 def _write(store: Path, name: str, data: bytes) -> None:
-    """Write one cache file whole or not at all; a cache that cannot be written is no error."""
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=store)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, store / name)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError:
-        return
-    if name.endswith(".json"):
-        _trim(store)
-
-
-def _trim(store: Path) -> None:
-    """Keep the newest KEEP entries (with their rules verdicts); drop the rest."""
-    try:
-        entries = [e for e in os.scandir(store) if e.name.endswith(".json")
-                   and e.is_file(follow_symlinks=False)]
-        if len(entries) <= KEEP:
-            return
-        entries.sort(key=lambda e: e.stat(follow_symlinks=False).st_mtime_ns)
-        for e in entries[:-KEEP]:
-            for name in (e.name, e.name[:-5] + ".rules"):
-                try:
-                    os.unlink(store / name)
-                except FileNotFoundError:
-                    pass
-    except OSError:
-        pass
+    if keep(store, name, data) and name.endswith(".json"):
+        trim(store, "", ".json", KEEP, companions=(".rules",))
 
 
 def load_game(folder: GameFolder) -> Game:
     """Load and schema-check one game, from the cache when its files are unchanged."""
-    store = cache_dir()
+    store = cache_folder()
     keys = game_key(folder) if store is not None else None
     if keys is not None:
         key, templates = keys

@@ -27,7 +27,8 @@ from printshop.project import Project
 
 
 def entries(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.iterdir() if not p.name.startswith(".tmp-"))
+    """Return the games (and rules verdicts) a cache folder holds."""
+    return sorted(p.name for p in folder.iterdir() if p.suffix in (".json", ".rules"))
 
 
 @pytest.fixture
@@ -196,7 +197,7 @@ def test_off_turns_it_off(example, monkeypatch, tmp_path):
     monkeypatch.setenv("PRINTSHOP_CACHE_DIR", "off")
     folder = Project.open(example).games()[0]
     game = loadcache.load_game(folder)
-    assert "load_key" not in game.memo and loadcache.cache_dir() is None
+    assert "load_key" not in game.memo and cache.cache_folder() is None
 
 
 def test_other_limits_are_another_key(example, store):
@@ -234,3 +235,27 @@ def test_a_failed_load_raises_the_same_problems(example, store):
             loadcache.load_game(folder)
         assert [str(p) for p in cached.value.problems] == [str(p) for p in direct.value.problems]
     assert entries(store) == []
+
+
+def test_the_code_fingerprint_is_kept_and_never_stale(store, tmp_path, monkeypatch):
+    package = tmp_path / "package"
+    package.mkdir()
+    for name in ("a.py", "b.j2", "c.txt"):
+        (package / name).write_text(f"{name} one\n")
+    monkeypatch.setattr(cache, "PACKAGE_DIR", package)
+    fingerprint = cache.code_fingerprint.__wrapped__
+    assert fingerprint() == cache._hash_files(package, cache._CODE_SUFFIXES)
+    assert not list(store.glob("code-*"))          # just written: not kept yet
+    old = 1_600_000_000
+    for path in package.iterdir():
+        os.utime(path, (old, old))
+    monkeypatch.setattr(cache, "SETTLED_NS", -10**20)  # ctime cannot be set back: pretend
+    first = fingerprint()
+    assert len(list(store.glob("code-*"))) == 1
+    assert fingerprint() == first == cache._hash_files(package, cache._CODE_SUFFIXES)
+    # The same size and mtime, other bytes: the ctime moves, so the fingerprint follows.
+    (package / "a.py").write_text("a.py two\n")
+    os.utime(package / "a.py", (old, old))
+    assert fingerprint() == cache._hash_files(package, cache._CODE_SUFFIXES) != first
+    (package / "c.txt").write_text("not code\n")   # only code suffixes count
+    assert fingerprint() == cache._hash_files(package, cache._CODE_SUFFIXES)
