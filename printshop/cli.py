@@ -68,13 +68,13 @@ def list_games(games, project_dir):
         games = load_games(Project.open(project_dir), games)
     except PrintshopError as exc:
         _fail(exc)
-    for game in games:
-        click.echo(f"{game.id}: {game.manifest.name}")
+    for game in games:  # names only: a game read back from the load cache stays unchecked
+        click.echo(f"{game.id}: {game.name}")
         for part in game.parts:
             noun = "tokens" if part.kind == "tokens" else "cards"
             count = f"{part.card_count()} {noun}, {len(part.cards)} distinct" if part.cards \
                 else part.kind
-            click.echo(f"  {part.id:<24} {part.spec.name} ({count})")
+            click.echo(f"  {part.id:<24} {part.name} ({count})")
 
 
 @main.command(short_help="Build print-and-play PDFs.")

@@ -1,17 +1,19 @@
 """Gather a project's games and turn drawing failures into located problems.
 
 The build, the bill of materials and the exporters all start here; it imports none of them.
+Games come through the load cache (printshop.loadcache): an unchanged game is read back
+without parsing its YAML or importing pydantic, and rules that passed on the same files are
+not run again by a build.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 
+from . import loadcache
 from .errors import PrintshopError, Problem, Problems
-from .loader import load_game
 from .models import Game
 from .project import Project
-from .rules import validate
 
 
 def load_games(project: Project, ids) -> list[Game]:
@@ -20,7 +22,7 @@ def load_games(project: Project, ids) -> list[Game]:
     games = []
     for folder in project.select(list(ids)):
         try:
-            games.append(load_game(folder))
+            games.append(loadcache.load_game(folder))
         except PrintshopError as exc:
             problems.extend(exc.problems)
     problems.raise_if_any()
@@ -33,10 +35,21 @@ def load_one(project: Project, game_id: str) -> Game:
 
 
 def check_games(games: list[Game]) -> None:
-    """Run every game's rules; fail with all broken rules at once."""
+    """Run every game's rules; fail with all broken rules at once.
+
+    A game read back from the load cache whose rules passed on the same files, code and limits
+    is not checked again.
+    """
     problems = Problems()
     for game in games:
-        problems.extend(validate(game))
+        if loadcache.rules_passed(game):
+            continue
+        from .rules import validate
+
+        found = validate(game)
+        problems.extend(found)
+        if not found:
+            loadcache.record_rules_passed(game)
     problems.raise_if_any()
 
 

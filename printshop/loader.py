@@ -384,4 +384,6 @@ def load_game(folder: GameFolder) -> Game:
                         part.cards = load_cards(data_doc, comp, manifest.enums, problems)
         parts.append(part)
     problems.raise_if_any()
-    return Game(folder.id, manifest, parts, folder.data_dir, template_dirs, icons, icon_label)
+    game = Game(folder.id, manifest, parts, folder.data_dir, template_dirs, icons, icon_label)
+    game.memo["manifest_data"] = doc.data   # what the load cache keeps of the manifest
+    return game

@@ -1,158 +1,62 @@
-"""Typed models of a game: its manifest, components, card schemas and cards."""
+"""Typed models of a game: its manifest, components, card schemas and cards.
+
+The manifest's pydantic models (Manifest, DeckComponent, FieldSpec, ...) live in
+printshop.specs and are named here lazily: importing pydantic and building them costs about a
+fifth of a second, which a game read back from the load cache (printshop.loadcache) never pays
+unless something draws from its manifest. ``from printshop.models import Manifest`` works as
+before.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, Union
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
-Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=64)]
-Mm = Annotated[float, Field(ge=0, le=5000)]
-# A side of a card, board or page: zero would leave nothing to draw and divide by nothing.
-Side = Annotated[float, Field(ge=1, le=5000)]
-MAX_OVERLAP = 50.0  # tiles must overlap by less than the smallest page window (195 mm)
+_SPECS = frozenset({"ID_PATTERN", "MAX_OVERLAP", "Strict", "FieldSpec", "Style", "ComponentBase", "DeckComponent",
+                    "SheetComponent", "BoardComponent", "BookletComponent", "Component",
+                    "CheckSpec", "Manifest", "Id", "Mm", "Side", "RuleId"})
 
 
-class Strict(BaseModel):
-    """Base for manifest models: unknown keys are errors."""
+def __getattr__(name: str):
+    if name in _SPECS:
+        from . import specs
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-
-class FieldSpec(Strict):
-    """The declared type of one card field."""
-
-    type: Literal["str", "text", "int", "number", "bool", "enum", "list", "object"]
-    required: bool = True
-    default: Any = None
-    values: list[str] | str | None = None
-    min: float | None = None
-    max: float | None = None
-    min_items: int | None = Field(None, ge=0)
-    max_items: int | None = Field(None, ge=0)
-    max_length: int = Field(2000, ge=1, le=100_000)
-    items: FieldSpec | None = None
-    fields: dict[str, FieldSpec] | None = None
-    description: str = ""
+        value = getattr(specs, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class Style(Strict):
-    """A game's look: fonts and named colours used by its templates."""
+class Later:
+    """A manifest or component read back from the load cache, checked by pydantic when first
+    used; what ``list`` and a rebuild need (id, kind, name) is known without it."""
 
-    title_font: str = "Linux Libertine O"
-    body_font: str = "DejaVu Sans Condensed"
-    colors: dict[str, str] = Field(default_factory=dict)
+    __slots__ = ("make", "args", "id", "kind", "name")
 
+    def __init__(self, make, args: tuple, id=None, kind=None, name=None):
+        self.make, self.args = make, args
+        self.id, self.kind, self.name = id, kind, name
 
-class ComponentBase(Strict):
-    """What every component shares."""
-
-    id: Id
-    name: str = Field(min_length=1, max_length=120)
-    description: str = Field("", max_length=2000)
-    stock: str = Field("", max_length=200)   # "300 gsm card; advice" - the paper before ';'
-    cut: str = Field("", max_length=300)
-    mount: str = Field("", max_length=120)   # glued onto this: both sides print single-sided
-    per_player: bool = False                 # each player needs one: printed for the most
+    def __call__(self):
+        return self.make(*self.args)
 
 
-class DeckComponent(ComponentBase):
-    """A deck of cards (or a punch sheet of tokens): data rows through a front and back."""
+class _Made:
+    """A dataclass field that may hold a Later: the value is made on first read and kept."""
 
-    kind: Literal["deck", "tokens"]
-    data: str
-    front: str
-    back: str | None = None
-    size: str | tuple[Side, Side] = "poker"
-    shape: Literal["rect", "circle"] = "rect"
-    corner_radius: Mm = 0
-    bleed: Mm | None = None
-    fields: dict[str, FieldSpec] = Field(default_factory=dict)
-    columns: dict[str, str] = Field(default_factory=dict)  # data column -> field, id, name, copies
+    def __set_name__(self, owner, name):
+        self.slot = "_" + name
 
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            raise AttributeError(self.slot)  # no class-level default: the field is required
+        value = obj.__dict__[self.slot]
+        if type(value) is Later:
+            value = obj.__dict__[self.slot] = value()
+        return value
 
-class SheetComponent(ComponentBase):
-    """Pages drawn by one template on the chosen paper (aids, pads, tracking sheets)."""
-
-    kind: Literal["sheet"]
-    template: str
-    pages: int = Field(1, ge=1, le=200)
-    orientation: Literal["portrait", "landscape"] = "portrait"
-    data: str | None = None
-    duplex: bool = False
-    # Settings the template reads as ``params`` (a map's seed, say) when a data file is more
-    # than the sheet needs; a game module's rule may check them.
-    params: dict[str, Any] = Field(default_factory=dict)
-
-
-class BoardComponent(ComponentBase):
-    """A drawing of a fixed size in millimetres, tiled over several pages if large."""
-
-    kind: Literal["board"]
-    template: str
-    size: tuple[Side, Side]
-    data: str | None = None
-    overlap: float = Field(10, ge=0, le=MAX_OVERLAP)
-
-
-class BookletComponent(ComponentBase):
-    """Booklet pages (A5) from a data list, imposed two-up for saddle stitching."""
-
-    kind: Literal["booklet"]
-    template: str
-    cover: str | None = None
-    data: str
-    page_size: str | tuple[Side, Side] = "a5"
-
-
-Component = Annotated[Union[DeckComponent, SheetComponent, BoardComponent, BookletComponent],
-                      Field(discriminator="kind")]
-
-
-RuleId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9.-]*$", max_length=80)]
-
-
-class CheckSpec(Strict):
-    """A declarative rule from the manifest, run by a check from the registry."""
-
-    id: RuleId
-    check: str
-    component: str | None = None
-    where: dict[str, Any] = Field(default_factory=dict)
-    field: str | None = None
-    equals: float | None = None
-    min: float | None = None
-    max: float | None = None
-    values: list[Any] | None = None
-    message: str = ""
-
-
-class Manifest(Strict):
-    """The whole of data/<game>/game.yaml."""
-
-    name: str = Field(min_length=1, max_length=120)
-    subtitle: str = ""
-    designer: str = ""
-    players: str = ""
-    description: str = ""
-    style: Style = Field(default_factory=Style)
-    icons: str | None = None
-    enums: dict[str, list[str]] = Field(default_factory=dict)
-    provide: list[str] = Field(default_factory=list)
-    components: list[Component] = Field(min_length=1)
-    rules: list[Union[str, CheckSpec]] = Field(default_factory=list)
-
-    @field_validator("components")
-    @classmethod
-    def _unique_ids(cls, components):
-        seen = set()
-        for c in components:
-            if c.id in seen:
-                raise ValueError(f"component id '{c.id}' is used twice")
-            seen.add(c.id)
-        return components
+    def __set__(self, obj, value):
+        obj.__dict__[self.slot] = value
 
 
 @dataclass
@@ -174,7 +78,7 @@ class Card:
 class Part:
     """A loaded component: its manifest entry plus the data it draws."""
 
-    spec: Any
+    spec: Any = _Made()
     cards: list[Card] = field(default_factory=list)
     data: Any = None
     data_file: str | None = None
@@ -186,11 +90,16 @@ class Part:
 
     @property
     def id(self) -> str:
-        return self.spec.id
+        return self.__dict__["_spec"].id
 
     @property
     def kind(self) -> str:
-        return self.spec.kind
+        return self.__dict__["_spec"].kind
+
+    @property
+    def name(self) -> str:
+        """Return the component's name (without checking a cached manifest)."""
+        return self.__dict__["_spec"].name
 
     def card_count(self) -> int:
         """Return the number of physical cards, copies included."""
@@ -202,12 +111,19 @@ class Game:
     """A loaded, schema-checked game, ready for its rules and the renderer."""
 
     id: str
-    manifest: Manifest
-    parts: list[Part]
-    data_dir: Any
-    template_dirs: list[Any]
-    icons: dict[str, str]
+    manifest: Any = _Made()   # a specs.Manifest
+    parts: list[Part] = field(default_factory=list)
+    data_dir: Any = None
+    template_dirs: list[Any] = field(default_factory=list)
+    icons: dict[str, str] = field(default_factory=dict)
     icon_file: str | None = None
+    # What the load cache and the rebuild keys remember of this load (printshop.loadcache).
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        """Return the game's name (without checking a cached manifest)."""
+        return self.__dict__["_manifest"].name
 
     def part(self, component_id: str) -> Part:
         """Return the component with this id."""

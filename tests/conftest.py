@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,6 +16,15 @@ from printshop.project import Project, builtin_root
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "lantern-fair"
 MM = 72 / 25.4
+
+
+@pytest.fixture(scope="session", autouse=True)
+def load_cache(tmp_path_factory) -> Path:
+    """A load cache (printshop.loadcache) of this test run's own, for this process and the
+    commands it starts: on, as a user has it, but with nothing kept from an earlier run."""
+    folder = tmp_path_factory.mktemp("load-cache")
+    os.environ["PRINTSHOP_CACHE_DIR"] = str(folder)
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -593,6 +593,7 @@ def test_a_seed_whose_map_fails_validation_stops_the_build(game_copy, tmp_path, 
     from printshop.games.pocketciv_maps.validate import Flaw
     from printshop.geometry import PrintOptions
 
+    monkeypatch.setenv("PRINTSHOP_CACHE_DIR", "off")  # rules that passed before must run
     real = validate_module.validate_map
     broken = Flaw("pocketciv.map.setup-tribes", "the world starts with 2 Tribes; it needs 3")
     monkeypatch.setattr(validate_module, "validate_map",
