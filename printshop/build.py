@@ -6,15 +6,12 @@ there are several); output/ is touched only when the whole build has succeeded.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from . import cache, limits
-from .components import RENDERERS
 from .errors import PrintshopError, Problem, Problems
 from .gather import check_games, drawing_problem, load_games
 from .geometry import PrintOptions
@@ -59,6 +56,7 @@ class GameBuild:
 def render_component(game: Game, component_id: str, opts: PrintOptions
                      ) -> ComponentPDF | list[Problem]:
     """Draw, impose and render one component to PDF (runs in a worker process)."""
+    from .components import RENDERERS
     from .pdf import pages_to_pdf
 
     part = game.part(component_id)
@@ -143,8 +141,16 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
             if progress:
                 progress(f"{game.id}/{cid} (unchanged)")
     todo = [i for i, r in enumerate(results) if r is None]
+    if todo:
+        # Imported, and cached manifests checked, once here rather than in every worker.
+        from . import components  # noqa: F401
+        for i in todo:
+            tasks[i][0].manifest
     jobs = jobs or default_jobs()
     if jobs > 1 and len(todo) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         ctx = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=ctx) as pool:
             for i, res in zip(todo, pool.map(_job, [tasks[i] for i in todo])):
@@ -185,6 +191,7 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
 
 def plan(build: GameBuild, opts: PrintOptions) -> PrintRun:
     """Plan a game's print run, redrawing the cards of components taken from the cache."""
+    from .components import RENDERERS
     from .printrun import plan_run
 
     for c in build.components:
