@@ -7,7 +7,7 @@ there are several); output/ is touched only when the whole build has succeeded.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -53,9 +53,10 @@ class GameBuild:
         return {cache.manifest_name(self.game.id): cache.manifest_bytes(entries)}
 
 
-def render_component(game: Game, component_id: str, opts: PrintOptions
-                     ) -> ComponentPDF | list[Problem]:
-    """Draw, impose and render one component to PDF (runs in a worker process)."""
+def render_component(game: Game, component_id: str, opts: PrintOptions,
+                     share: tuple[int, int] | None = None) -> ComponentPDF | list[Problem]:
+    """Draw, impose and render one component to PDF, or one share (index, shares) of a long
+    deck (runs in a worker process)."""
     from .components import RENDERERS
     from .pdf import pages_to_pdf
 
@@ -63,10 +64,14 @@ def render_component(game: Game, component_id: str, opts: PrintOptions
     spec = part.spec
     try:
         limits.check_clock()
-        rendered = RENDERERS[spec.kind](game, part, opts)
-        pages_within_limit(game, component_id, len(rendered.pages))
+        if share is None:
+            rendered = RENDERERS[spec.kind](game, part, opts)
+        else:
+            rendered = RENDERERS[spec.kind](game, part, opts, share)
+        pages_within_limit(game, component_id, rendered.total_pages or len(rendered.pages))
         limits.check_clock()
-        pdf = pages_to_pdf(rendered.pages, f"{game.manifest.name} — {spec.name}")
+        pdf = pages_to_pdf(rendered.pages, f"{game.manifest.name} — {spec.name}",
+                           rendered.first_page, rendered.total_pages)
     except PrintshopError as exc:
         return exc.problems
     except Exception as exc:  # only the kinds drawing_problem knows are the user's doing
@@ -77,11 +82,30 @@ def render_component(game: Game, component_id: str, opts: PrintOptions
     return component_pdf(game, rendered, pdf)
 
 
+def join_shares(game: Game, component_id: str, shares: list) -> ComponentPDF | list[Problem]:
+    """Join the shares of a long deck, in order, into the deck's PDF (or gather their
+    problems, each once: a card whose copies span two shares is drawn in both)."""
+    if len(shares) == 1:
+        return shares[0]
+    problems = [p for res in shares if isinstance(res, list) for p in res]
+    if problems:
+        return [p for n, p in enumerate(problems) if p not in problems[:n]]
+    from .merge import merge
+
+    first = shares[0]
+    pdf = merge([(first.name if n == 0 else None, res.pdf, None) for n, res in
+                 enumerate(shares)], f"{game.manifest.name} — {first.name}")
+    return replace(first, pdf=pdf, pages=sum(res.pages for res in shares),
+                   sides=tuple(side for res in shares for side in res.sides),
+                   items=[item for res in shares for item in res.items or ()])
+
+
 def component_pdf(game: Game, rendered, pdf: bytes) -> ComponentPDF:
     """Return what the print run needs of a rendered component (``pdf`` may be empty)."""
     part = game.part(rendered.component)
     spec = part.spec
-    items = items_of(part, rendered.faces) if rendered.faces else None
+    items = rendered.items if rendered.items is not None else \
+        items_of(part, rendered.faces) if rendered.faces else None
     return ComponentPDF(game.id, spec.id, spec.name, spec.kind, pdf, len(rendered.pages),
                         rendered.duplex, rendered.note, spec.stock, spec.cut,
                         tuple(p.side for p in rendered.pages), items)
@@ -141,27 +165,38 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
             if progress:
                 progress(f"{game.id}/{cid} (unchanged)")
     todo = [i for i, r in enumerate(results) if r is None]
+    shares: dict[int, int] = {}
     if todo:
         # Imported, and cached manifests checked, once here rather than in every worker.
-        from . import components  # noqa: F401
+        from .components import SHARES
         for i in todo:
-            tasks[i][0].manifest
+            game, cid, _ = tasks[i]
+            game.manifest
+            count = SHARES.get(game.part(cid).kind)
+            shares[i] = count(game, game.part(cid), opts) if count else 1
+    work = [(i, tasks[i] + ((k, shares[i]),) if shares[i] > 1 else tasks[i])
+            for i in todo for k in range(shares[i])]
     jobs = jobs or default_jobs()
-    if jobs > 1 and len(todo) > 1:
+    done: dict[int, list] = {i: [] for i in todo}
+    if jobs > 1 and len(work) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=ctx) as pool:
-            for i, res in zip(todo, pool.map(_job, [tasks[i] for i in todo])):
-                results[i] = res
+        with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=ctx) as pool:
+            for (i, _), res in zip(work, pool.map(_job, [job for _, job in work])):
+                done[i].append(res)
+                if len(done[i]) == shares[i]:
+                    results[i] = join_shares(tasks[i][0], tasks[i][1], done.pop(i))
+                    if progress:
+                        progress(f"{tasks[i][0].id}/{tasks[i][1]}")
+    else:
+        for i, job in work:
+            done[i].append(_job(job))
+            if len(done[i]) == shares[i]:
+                results[i] = join_shares(tasks[i][0], tasks[i][1], done.pop(i))
                 if progress:
                     progress(f"{tasks[i][0].id}/{tasks[i][1]}")
-    else:
-        for i in todo:
-            results[i] = _job(tasks[i])
-            if progress:
-                progress(f"{tasks[i][0].id}/{tasks[i][1]}")
     problems = Problems()
     builds = {g.id: GameBuild(g) for g in games}
     for (game, _, _), key, res in zip(tasks, keys, results):

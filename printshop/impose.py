@@ -211,6 +211,13 @@ def sheet_plan(face: Face, opts: PrintOptions, marks: bool = True):
     return best
 
 
+def cards_per_sheet(face: Face, opts: PrintOptions, backs: bool) -> int:
+    """Return how many cards impose_sheets puts on a sheet (``backs``: the cards have any)."""
+    if backs and opts.backs == "fold":
+        return fold_plan(face, opts)[3].count
+    return sheet_plan(face, opts)[2].count
+
+
 def fold_plan(face: Face, opts: PrintOptions):
     """Choose a gutter-fold layout: (w, h, axis, grid of the front half)."""
     pw, ph = paper_size(opts.paper)
@@ -288,24 +295,26 @@ def impose_sheets(items: list[Item], opts: PrintOptions, title: str, marks: str 
 
 
 def deck_sheets(items: list[Item], owners: list[str], opts: PrintOptions, game: str,
-                marks: str = "crop") -> list[Page]:
+                marks: str = "crop", first_sheet: int = 0, sheets: int | None = None
+                ) -> list[Page]:
     """Lay out the cards of one deck, or of several decks sharing sheets (``owners`` names
     each item's deck), and label each sheet: the game, the decks on it, which sheet of how
     many, and which side. A deck's own PDF and the print-and-play file label alike, so the
-    print run can take a deck's pages as they are when it prints the deck alone."""
+    print run can take a deck's pages as they are when it prints the deck alone. A part of a
+    larger deck starts at sheet ``first_sheet`` of ``sheets``."""
     pages = impose_sheets(items, opts, game, marks)
     if not pages:
         return pages
     per_sheet = sum(1 for p in pages[0].placements if p.side == "front")
     step = 2 if any(p.side == "back" for p in pages) else 1
-    sheets = -(-len(items) // per_sheet)
+    sheets = sheets or -(-len(items) // per_sheet)
     sides = {"front": "fronts", "back": f"backs (print duplex, flip on {opts.flip} edge)",
              "fold": "fold, glue, cut"}
     for index, page in enumerate(pages):
         sheet = index // step
         on = list(dict.fromkeys(owners[sheet * per_sheet:(sheet + 1) * per_sheet]))
-        page.label = f"{game} · {deck_names(on)} · sheet {sheet + 1} of {sheets} " \
-                     f"{sides[page.side]}"
+        page.label = f"{game} · {deck_names(on)} · sheet {first_sheet + sheet + 1} of " \
+                     f"{sheets} {sides[page.side]}"
     return pages
 
 

@@ -53,8 +53,10 @@ def build_date() -> str:
     return dt.datetime.fromtimestamp(seconds, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
 
 
-def render_pdf(pages: Iterable[Page], out: BinaryIO, title: str, total: int) -> int:
-    """Render pages into ``out`` as one PDF document; return the page count."""
+def render_pdf(pages: Iterable[Page], out: BinaryIO, title: str, total: int,
+               first: int = 1) -> int:
+    """Render pages into ``out`` as one PDF document, labelled from page ``first`` of
+    ``total``; return the page count."""
     surface = cairo.PDFSurface(out, 595.0, 842.0)
     surface.set_metadata(cairo.PDF_METADATA_TITLE, title)
     surface.set_metadata(cairo.PDF_METADATA_CREATOR, "printshop")
@@ -64,8 +66,8 @@ def render_pdf(pages: Iterable[Page], out: BinaryIO, title: str, total: int) -> 
     stamps = Stamps(pages)
     count = 0
     try:
-        for number, page in enumerate(pages, start=1):
-            draw_page(surface, page, number, total, stamps.stamps(number - 1))
+        for index, page in enumerate(pages):
+            draw_page(surface, page, first + index, total, stamps.stamps(index))
             surface.show_page()
             count += 1
     finally:
@@ -151,10 +153,12 @@ def set_boxes(pdf: bytes, pages: list[Page]) -> bytes:
     return buf.getvalue()
 
 
-def pages_to_pdf(pages: list[Page], title: str) -> bytes:
-    """Render a list of pages to PDF bytes, with print boxes where pages set them."""
+def pages_to_pdf(pages: list[Page], title: str, first: int = 1, total: int | None = None
+                 ) -> bytes:
+    """Render a list of pages to PDF bytes, with print boxes where pages set them (labelled
+    from page ``first`` of ``total``: a part of a longer document)."""
     buf = io.BytesIO()
-    render_pdf(pages, buf, title, len(pages))
+    render_pdf(pages, buf, title, total or len(pages), first)
     data = buf.getvalue()
     if any(p.trim_box for p in pages):
         data = set_boxes(data, pages)

@@ -143,3 +143,63 @@ def test_the_cache_of_read_faces_is_bounded(monkeypatch):
                   str(n)) for n in range(12)]
     pdf.pages_to_pdf(impose_sheets(items, PrintOptions(backs="none"), "test"), "test")
     assert len(faces._parsed) == 5
+
+
+# --- long decks drawn in shares ---------------------------------------------------------------
+
+def long_deck(root: Path, cards: int, copies: int = 3, broken: str | None = None) -> Project:
+    data, tpl = root / "data" / "long", root / "templates" / "long"
+    data.mkdir(parents=True)
+    tpl.mkdir(parents=True)
+    (data / "game.yaml").write_text(
+        "name: Long Deck\ncomponents:\n  - id: deck\n    kind: deck\n    name: Deck\n"
+        "    size: poker\n    data: cards.yaml\n    front: card.svg.j2\n    back: back.svg.j2\n")
+    (data / "cards.yaml").write_text("cards:\n" + "".join(
+        f"  - {{id: c{i}, name: 'Card {i}', copies: {copies}}}\n" for i in range(cards)))
+    front = "{{ text(card.name, 4, 4, size.w - 8, 8, size=12) }}"
+    if broken:
+        front = "{% if card.id == '" + broken + "' %}{{ card.nothing.here }}{% endif %}" + front
+    (tpl / "card.svg.j2").write_text(front)
+    (tpl / "back.svg.j2").write_text('<rect x="0" y="0" width="{{ size.w }}" '
+                                     'height="{{ size.h }}" fill="#2d1b3d"/>')
+    return Project.open(root)
+
+
+def page_texts(path: Path) -> list[str]:
+    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
+                         text=True, check=True).stdout
+    return [" ".join(page.split()) for page in out.split("\f")]
+
+
+def test_a_long_deck_drawn_in_shares_prints_as_if_drawn_whole(tmp_path, monkeypatch):
+    from printshop.build import build
+    from printshop.components import deck
+
+    project = long_deck(tmp_path / "p", 20)          # 60 cards: 8 sheets, 16 pages
+    whole_pdf = build(project, ["long"], PrintOptions(), tmp_path / "whole", jobs=1)
+    monkeypatch.setattr(deck, "SHEETS_PER_SHARE", 2)  # drawn in 4 shares
+    for jobs in (1, 2):
+        build(project, ["long"], PrintOptions(), tmp_path / f"shares{jobs}", jobs=jobs)
+    whole = page_texts(tmp_path / "whole" / "long" / "deck.pdf")
+    shared = page_texts(tmp_path / "shares1" / "long" / "deck.pdf")
+    assert len(whole) == len(shared) and "sheet 8 of 8" in whole[-2]
+    assert shared == whole        # every card, every label, "page n of 16", in order
+    # The bytes do not depend on how many cores drew them.
+    assert (tmp_path / "shares1" / "long" / "deck.pdf").read_bytes() == \
+        (tmp_path / "shares2" / "long" / "deck.pdf").read_bytes()
+    assert page_texts(tmp_path / "shares1" / "long" / "long-print-and-play.pdf")[1:] == \
+        page_texts(tmp_path / "whole" / "long" / "long-print-and-play.pdf")[1:]
+    assert whole_pdf.games[0].components[0].pages == 16
+
+
+def test_a_broken_card_on_two_shares_is_reported_once(tmp_path, monkeypatch):
+    from printshop.build import build
+    from printshop.components import deck
+    from printshop.errors import PrintshopError
+
+    monkeypatch.setattr(deck, "SHEETS_PER_SHARE", 1)
+    project = long_deck(tmp_path / "p", 6, copies=5, broken="c1")   # c1's copies: cards 6-10
+    with pytest.raises(PrintshopError) as caught:
+        build(project, ["long"], PrintOptions(), tmp_path / "out", jobs=1)
+    assert len(caught.value.problems) == 1 and "c1" in str(caught.value)
+    assert not (tmp_path / "out" / "long").exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .base import Rendered, Renderer
 from .board import render_board
 from .booklet import render_booklet
-from .deck import render_deck
+from .deck import deck_shares, render_deck
 from .sheet import render_sheet
 
 RENDERERS: dict[str, Renderer] = {
@@ -16,4 +16,7 @@ RENDERERS: dict[str, Renderer] = {
     "booklet": render_booklet,
 }
 
-__all__ = ["RENDERERS", "Rendered"]
+# Kinds that can be drawn in shares side by side: how many shares a component takes.
+SHARES = {"deck": deck_shares, "tokens": deck_shares}
+
+__all__ = ["RENDERERS", "SHARES", "Rendered"]

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from ..geometry import PrintOptions
-from ..impose import Face, Page
+from ..impose import Face, Item, Page
 from ..ink import low_ink
 from ..games import load_plugins
 from ..models import Game, Part
@@ -26,6 +26,9 @@ class Rendered:
     duplex: bool = False
     note: str = ""
     faces: dict[str, list[Face]] = field(default_factory=dict)
+    items: list[Item] | None = None   # the physical cards, copies included (decks, tokens)
+    first_page: int = 1               # a part of a longer deck: where its pages start
+    total_pages: int | None = None    # and how many pages the whole deck has
 
 
 class Renderer(Protocol):

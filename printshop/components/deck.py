@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..geometry import DEFAULT_BLEED, PrintOptions, card_size
-from ..impose import Face, Item, deck_sheets, impose_single
+from ..impose import Face, Item, cards_per_sheet, deck_sheets, impose_single
 from ..models import Card, Game, Part
 from .base import SAFE_MARGIN, Rendered, base_context, draw
 
@@ -39,27 +39,69 @@ def card_faces(game: Game, part: Part, opts: PrintOptions, card: Card) -> tuple[
     return front, back
 
 
-def render_deck(game: Game, part: Part, opts: PrintOptions):
-    """Draw every card of a deck and impose the copies onto pages."""
+SHEETS_PER_SHARE = 100   # a deck longer than this is drawn in shares, one per worker
+
+
+def _sheets(game: Game, part: Part, opts: PrintOptions) -> tuple[int, int]:
+    """Return (cards on a sheet, sheets) of a deck laid out on sheets."""
+    w, h = card_size(part.spec.size)
+    face = Face("", w, h, deck_bleed(part, opts), part.spec.shape)
+    per_sheet = cards_per_sheet(face, opts, bool(part.spec.back) and opts.backs != "none")
+    return per_sheet, -(-part.card_count() // per_sheet)
+
+
+def deck_shares(game: Game, part: Part, opts: PrintOptions) -> int:
+    """Return in how many shares a deck is drawn: each holds SHEETS_PER_SHARE sheets, so a
+    long deck is drawn on every core and the shares do not depend on how many there are."""
+    if opts.layout != "sheet" or not part.cards:
+        return 1
+    try:
+        sheets = _sheets(game, part, opts)[1]
+    except ValueError:
+        return 1   # a card that fits no sheet: drawing it whole reports that, located
+    return max(1, -(-sheets // SHEETS_PER_SHARE))
+
+
+def render_deck(game: Game, part: Part, opts: PrintOptions,
+                share: tuple[int, int] | None = None):
+    """Draw every card of a deck and impose the copies onto pages; with ``share`` (index,
+    shares), only the cards of that share's sheets (deck_shares)."""
     spec = part.spec
     items, faces = [], {}
     backs: dict[str, Face] = {}
+    start, stop, first_sheet, sheets = 0, part.card_count(), 0, None
+    if share is not None and share[1] > 1:
+        per_sheet, sheets = _sheets(game, part, opts)
+        first_sheet = share[0] * SHEETS_PER_SHARE
+        start, stop = first_sheet * per_sheet, (first_sheet + SHEETS_PER_SHARE) * per_sheet
+    at = 0
     for card in part.cards:
+        low, high = at, at + card.copies
+        at = high
+        copies = min(high, stop) - max(low, start)
+        if copies <= 0:
+            continue
         front, back = card_faces(game, part, opts, card)
         if back is not None:
             back = backs.setdefault(back.svg, back)  # one drawing per distinct back
         faces[card.id] = [front] + ([back] if back else [])
-        items.extend(Item(front, back, card.id) for _ in range(card.copies))
+        items.extend(Item(front, back, card.id) for _ in range(copies))
     title = f"{game.manifest.name} · {spec.name}"
     marks = "cut" if part.kind == "tokens" else "crop"
+    first_page, total_pages = 1, None
     if opts.layout == "single":
         pages = impose_single(items, opts, title)
     else:
-        pages = deck_sheets(items, [spec.name] * len(items), opts, game.manifest.name, marks)
+        pages = deck_sheets(items, [spec.name] * len(items), opts, game.manifest.name, marks,
+                            first_sheet, sheets)
+        if sheets is not None and pages:
+            step = 2 if any(p.side == "back" for p in pages) else 1
+            first_page, total_pages = first_sheet * step + 1, sheets * step
     duplex = bool(spec.back) and opts.backs == "duplex" and opts.layout == "sheet"
     count = part.card_count()
     noun = "tokens" if part.kind == "tokens" else "cards"
     note = f"{count} {noun}" + (", print duplex" if duplex else "")
     if spec.back and opts.backs == "fold":
         note += ", gutter fold"
-    return Rendered(spec.id, spec.name, pages, duplex, note, faces)
+    return Rendered(spec.id, spec.name, pages, duplex, note, faces, items, first_page,
+                    total_pages)
