@@ -20,6 +20,8 @@ if not have_browser():
                 "(/usr/bin/chromium, /usr/bin/chromedriver)", allow_module_level=True)
 webdriver = pytest.importorskip("selenium.webdriver", reason="browser tests need selenium "
                                 "(pip install -e '.[test]')")
+from selenium.common.exceptions import (  # noqa: E402
+    NoSuchElementException, StaleElementReferenceException)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
@@ -44,7 +46,11 @@ def studio(tmp_path_factory):
 
 
 def wait_for(browser, condition, message):
-    return WebDriverWait(browser, WAIT).until(lambda b: condition(b), message)
+    # The page swaps a card's element when it is redrawn: an element found a moment before
+    # may be gone when it is read, which only means "look again".
+    return WebDriverWait(browser, WAIT, ignored_exceptions=(
+        NoSuchElementException, StaleElementReferenceException)).until(
+            lambda b: condition(b), message)
 
 
 def visible_tiles(browser, component=None):
