@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import OrderedDict
 from functools import lru_cache
 from xml.etree import ElementTree
 
@@ -60,6 +61,26 @@ def check_fragment(svg: str) -> None:
     problem = _fragment_problem(svg)
     if problem is not None:
         raise problem
+    _passed[svg] = None
+    _passed.move_to_end(svg)
+    if len(_passed) > PASSED_KEPT:
+        _passed.popitem(last=False)
+
+
+def passed(svg: str) -> bool:
+    """Say whether this exact fragment passed check_fragment in this process (lately)."""
+    return svg in _passed
+
+
+def parse_passed(svg: str) -> ElementTree.Element:
+    """Parse a document that only wraps a fragment passed() vouches for in printshop's own
+    <svg> viewports: the checks it passed hold for it (one level deeper, under viewBoxes
+    that neither squash nor blow it up), so it is parsed without walking it again."""
+    return _parse(svg)
+
+
+PASSED_KEPT = 4096   # fragments remembered as checked (a share of a long deck has ~900)
+_passed: OrderedDict[str, None] = OrderedDict()
 
 
 @lru_cache(maxsize=256)

@@ -203,3 +203,26 @@ def test_a_broken_card_on_two_shares_is_reported_once(tmp_path, monkeypatch):
         build(project, ["long"], PrintOptions(), tmp_path / "out", jobs=1)
     assert len(caught.value.problems) == 1 and "c1" in str(caught.value)
     assert not (tmp_path / "out" / "long").exists()
+
+
+def test_a_face_checked_as_the_templates_output_is_not_walked_again(wrath, monkeypatch):
+    part, pages = wrath                    # drawn by the templates: every face was checked
+    monkeypatch.setattr(faces, "_parsed", type(faces._parsed)())
+    walked = []
+    real = drawing.check
+    monkeypatch.setattr(drawing, "check", lambda root: walked.append(root) or real(root))
+    pdf.pages_to_pdf(pages, "wrath")
+    distinct = {p.face for page in pages for p in page.parts if hasattr(p, "face")}
+    assert len(distinct) > 20
+    assert len(walked) <= len(pages) + 3   # each page's label and marks, no face
+
+
+def test_a_face_no_template_checked_is_checked_as_a_piece(monkeypatch):
+    walked = []
+    real = drawing.check
+    monkeypatch.setattr(drawing, "check", lambda root: walked.append(root) or real(root))
+    face = Face('<rect width="7" height="9" fill="#321"/>', 63, 88, 3)
+    assert not drawing.passed(face.svg)
+    pdf.pages_to_pdf(impose_sheets([Item(face, None, "x")], PrintOptions(backs="none"), "t"),
+                     "t")
+    assert any(el.get("viewBox") == "0 0 69 94" for el in walked)   # the face's own piece
