@@ -275,7 +275,8 @@ def impose_sheets(items: list[Item], opts: PrintOptions, title: str, marks: str 
             x, y = grid.cell(i)
             _place(item.front, x + item.front.bleed, y + item.front.bleed, "front",
                    item.card_id, front)
-        _add_marks(front, opts, marks, face.shape)
+        # The marks stop above the label band, so they never run through the page's label.
+        _add_marks(front, opts, marks, face.shape, (0.0, 0.0, w, h - LABEL_BAND))
         pages.append(front)
         if has_backs:
             dx, dy = opts.back_offset
