@@ -86,3 +86,19 @@ def test_booklet_pages_are_two_up_on_landscape_paper():
     # Each A5 page is scaled down to half a Letter sheet, never up.
     assert all(pl.w <= page.width / 2 + 1e-9 and pl.w <= 148 for page in pages
                for pl in page.placements)
+
+
+def test_crop_marks_stay_out_of_the_label_band():
+    import re
+
+    from printshop.geometry import LABEL_BAND
+
+    opts = PrintOptions(backs="none")
+    face = Face("<rect width='63' height='88'/>", 63, 88, 3)
+    page = impose_sheets([Item(face, None, str(i)) for i in range(8)], opts, "t")[0]
+    lines = [p for p in page.parts if isinstance(p, str) and p.startswith("<line")]
+    assert len(lines) == 2 * (8 + 4)   # every trim line, above and below, left and right
+    label_top = page.height - opts.margin - LABEL_BAND
+    for line in lines:
+        y1, y2 = (float(v) for v in re.findall(r' y[12]="([-\d.]+)"', line))
+        assert max(y1, y2) <= label_top + 1e-9, line
