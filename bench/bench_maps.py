@@ -4,7 +4,8 @@ Run from the repository:  python bench/bench_maps.py [--seconds 5]
 Prints maps per second for 8 regions (standard) and 16 regions (two-player), generation and
 validation together, then each alone. CPU time of this process is used, so other work on the
 machine disturbs the numbers less than it would wall-clock time. The target for 8 regions is
-at least 200 maps per second.
+at least 333 maps per second (issue 16: 1,000 standard maps generated and validated in under
+3 s).
 """
 
 from __future__ import annotations

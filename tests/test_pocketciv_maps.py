@@ -111,6 +111,25 @@ def test_a_generated_map_file_reads_back_as_the_same_map():
     assert validate_map(again) == []
 
 
+ODD_NAMES = ("Crète — l'île", "Αθήνα, 東京", "a volcano 🌋", "yes", "- a: b # c", "x" * 130,
+             "word " * 40, "tab\there", "line\nbreak", "nul\0", "bom\ufeff",
+             "sep\u2028" * 30, "nel\x85", "del\x7f", "  spaced  ", "'quoted' \"twice\"")
+
+
+def test_map_files_are_the_same_bytes_through_libyaml_as_through_pyyaml():
+    """dump_map writes through libyaml when it can; the text must be PyYAML's own."""
+    from printshop.games.pocketciv_maps import model
+    worlds = [generate(Seed("m1", name, n)) for name in ("standard", "two-player", "islands",
+                                                          "peninsula") for n in range(3)]
+    worlds += [replace(worlds[0], name=name, seed=name) for name in ODD_NAMES]
+    worlds += [worlds[1].with_regions([replace(r, id=f"{r.id}{name}")
+                                      for r in worlds[1].regions]) for name in ODD_NAMES]
+    for world in worlds:
+        python = yaml.dump(model.map_to_data(world), Dumper=model._Dumper, sort_keys=False,
+                           width=100, allow_unicode=True)
+        assert dump_map(world, "a header\n\nand more") == "# a header\n#\n# and more\n" + python
+
+
 # The same seed, the same map ---------------------------------------------------------------------
 
 SEEDS = ("m1-standard-42", "m1-peninsula-7", "m1-islands-5", "m1-two-player-3")

@@ -10,17 +10,23 @@ Stages, each drawing from its own stream of the seed (see seed.py):
   terrain   Mountains and Forests placed independently; Deserts by the rule
   tribes    in distinct regions, those with both Mountain and Forest first
 Only cheap geometric checks reject a try (a region in two pieces, a border too short to see,
-a region too cramped for its icons); the rules themselves cannot fail.
+a region too cramped for its icons); the rules themselves cannot fail. Most tries that fail
+have two sites whose Voronoi cells share a short edge; those two cells are clipped and
+measured first, so a doomed try is dropped before the other cells are clipped.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import chain, compress, repeat
+from operator import ne
 
 import numpy as np
 import shapely
-from shapely import MultiPoint, Polygon
+from shapely import Polygon
 
 from .coast import AREA_KIND, Coast, Point, give_coast, length, min_border, with_cuts
 from .model import Area, Region, WorldMap
@@ -35,6 +41,8 @@ SAMPLES = 32                 # grid points across the frame when relaxing sites
 LLOYD_ROUNDS = 6
 COAST = -1
 
+Bounds = tuple[float, float, float, float]      # x0, y0, x1, y1
+
 
 
 class GenerationError(RuntimeError):
@@ -43,32 +51,44 @@ class GenerationError(RuntimeError):
 
 # Stage: land ---------------------------------------------------------------------------------
 
+WAVES = (2, 3, 4, 5)          # the land's outline: r = 1 + a cosine wave of each frequency
+
+
+@lru_cache(maxsize=None)
+def _angles(points: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return, for ``points`` even steps t round a circle, each wave's multiple of them
+    (k t for each k in WAVES, a row each) and their cosines and sines (two rows); the same
+    for every map, so computed once."""
+    steps = [2 * math.pi * i / points for i in range(points)]
+    multiples = np.array([[k * t for t in steps] for k in WAVES])
+    turns = np.array([[math.cos(t) for t in steps], [math.sin(t) for t in steps]])
+    multiples.flags.writeable = turns.flags.writeable = False
+    return multiples, turns
+
+
 def _blob(stream, v: Variant, cx: float, cy: float, rx: float, ry: float,
-          points: int) -> list[Point]:
-    """Return a smooth closed outline around (cx, cy): r = 1 + a few cosine waves."""
-    waves = [(k, between(stream, 0.0, v.shape.wobble / math.sqrt(k)),
-              between(stream, 0.0, 2 * math.pi)) for k in (2, 3, 4, 5)]
-    out = []
-    for i in range(points):
-        t = 2 * math.pi * i / points
-        r = 1.0
-        for k, a, p in waves:
-            r += a * math.cos(k * t + p)
-        out.append((cx + rx * r * math.cos(t), cy + ry * r * math.sin(t)))
-    return out
+          points: int) -> np.ndarray:
+    """Return a smooth closed outline around (cx, cy), r = 1 + a few cosine waves, as an
+    (n, 2) array of points."""
+    waves = np.array([(between(stream, 0.0, v.shape.wobble / math.sqrt(k)),
+                       between(stream, 0.0, 2 * math.pi)) for k in WAVES])
+    multiples, turns = _angles(points)
+    # math.cos, not numpy's: the same value on every machine that has the same C library
+    cosines = np.array([list(map(math.cos, row)) for row in (multiples + waves[:, 1:]).tolist()])
+    terms = waves[:, :1] * cosines
+    radii = 1.0 + terms[0] + terms[1] + terms[2] + terms[3]       # added in this order
+    return ((np.array([[rx], [ry]]) * radii) * turns + np.array([[cx], [cy]])).T
 
 
-def _fit(outlines: list[list[Point]], aspect: float) -> list[list[Point]]:
+def _fit(outlines: list[np.ndarray], aspect: float) -> list[np.ndarray]:
     """Scale and move outlines together into the frame, rounding every point."""
-    every = np.array([p for o in outlines for p in o])
-    low, high = every.min(axis=0), every.max(axis=0)
-    scale = min(FRAME / (high[0] - low[0]), FRAME / aspect / (high[1] - low[1]))
-    out, start = [], 0
-    for o in outlines:
-        part = np.round((every[start:start + len(o)] - low) * scale, 1) + 0.0
-        out.append([(x, y) for x, y in part.tolist()])
-        start += len(o)
-    return out
+    every = outlines[0] if len(outlines) == 1 else np.concatenate(outlines)
+    (x0, y0), (x1, y1) = every.min(axis=0).tolist(), every.max(axis=0).tolist()
+    scale = min(FRAME / (x1 - x0), FRAME / aspect / (y1 - y0))
+    fitted = ((every - (x0, y0)) * scale).round(1) + 0.0
+    if len(outlines) == 1:
+        return [fitted]
+    return np.split(fitted, np.cumsum([len(o) for o in outlines])[:-1])
 
 
 def _pieces_plan(stream, v: Variant) -> list[int]:
@@ -96,7 +116,7 @@ def _land(seed: Seed, v: Variant, attempt: int) -> tuple[list[int], list[Polygon
         r = 0.5 * math.sqrt(n / v.regions) * (1.0 if len(sizes) == 1 else 0.7)
         pts = max(24, int(v.shape.coast_points * math.sqrt(n / v.regions)))
         outlines.append(_blob(stream, v, sx * aspect, sy, r * aspect, r, pts))
-    shapes = [Polygon(o) for o in _fit(outlines, aspect)]
+    shapes = [shapely.polygons(o) for o in _fit(outlines, aspect)]
     for i in range(len(shapes)):
         for j in range(i + 1, len(shapes)):
             if shapes[i].distance(shapes[j]) < 0.06 * FRAME:
@@ -106,9 +126,9 @@ def _land(seed: Seed, v: Variant, attempt: int) -> tuple[list[int], list[Polygon
 
 # Stage: sites and regions --------------------------------------------------------------------
 
-def _sites(stream, shape: Polygon, n: int) -> list[Point]:
+def _sites(stream, shape: Polygon, n: int, bounds: Bounds) -> list[Point]:
     """Scatter n points inside a piece of land (the first n of a stream of tries)."""
-    x0, y0, x1, y1 = shape.bounds
+    x0, y0, x1, y1 = bounds
     shapely.prepare(shape)
     out: list[Point] = []
     while len(out) < n:
@@ -118,49 +138,97 @@ def _sites(stream, shape: Polygon, n: int) -> list[Point]:
     return out[:n]
 
 
-def _cells(shape: Polygon, sites: list[Point]):
-    """Return the Voronoi cells of the sites, clipped to the land, in site order."""
-    if len(sites) == 1:
-        return shapely.get_parts(shapely.GeometryCollection([shape]))
-    x0, y0, x1, y1 = shape.bounds
+def _diagram(bounds: Bounds, sites: np.ndarray) -> np.ndarray:
+    """Return the Voronoi cells of the sites, not yet clipped to the land (whose bounds are
+    given), in site order."""
+    x0, y0, x1, y1 = bounds
     frame = shapely.box(x0 - FRAME, y0 - FRAME, x1 + FRAME, y1 + FRAME)
-    diagram = shapely.voronoi_polygons(MultiPoint(sites), extend_to=frame, ordered=True)
-    return shapely.intersection(shapely.get_parts(diagram), shape)
+    return shapely.get_parts(shapely.voronoi_polygons(shapely.multipoints(sites),
+                                                      extend_to=frame, ordered=True))
 
 
-def _samples(shape: Polygon) -> np.ndarray:
-    """Return a fine grid of points inside the land, for relaxing the sites."""
-    x0, y0, x1, y1 = shape.bounds
+def _samples(shape: Polygon, bounds: Bounds) -> tuple[np.ndarray, np.ndarray]:
+    """Return a fine grid of points inside the land, for relaxing the sites: (xs, ys)."""
+    x0, y0, x1, y1 = bounds
     step = FRAME / SAMPLES
-    xs, ys = np.meshgrid(np.arange(x0 + step / 2, x1, step), np.arange(y0 + step / 2, y1, step))
-    xs, ys = xs.ravel(), ys.ravel()
+    across, down = np.arange(x0 + step / 2, x1, step), np.arange(y0 + step / 2, y1, step)
+    xs, ys = np.tile(across, len(down)), np.repeat(down, len(across))    # row by row
     inside = shapely.contains_xy(shape, xs, ys)
-    return np.stack([xs[inside], ys[inside]], axis=1)
+    return xs[inside], ys[inside]
 
 
-def _relax(sites: list[Point], samples: np.ndarray) -> list[Point]:
-    """Move each site to the centre of the land nearest to it (one round of Lloyd)."""
-    centres = np.array(sites)
-    d2 = (samples[:, None, 0] - centres[None, :, 0]) ** 2 + \
-        (samples[:, None, 1] - centres[None, :, 1]) ** 2
-    nearest = np.argmin(d2, axis=1)
-    counts = np.bincount(nearest, minlength=len(sites))
-    sx = np.bincount(nearest, weights=samples[:, 0], minlength=len(sites))
-    sy = np.bincount(nearest, weights=samples[:, 1], minlength=len(sites))
-    return [(float(x / c), float(y / c)) if c else p
-            for x, y, c, p in zip(sx.tolist(), sy.tolist(), counts.tolist(), sites)]
+def _relax(sites: list[Point], samples: tuple[np.ndarray, np.ndarray],
+           rounds: int) -> np.ndarray:
+    """Move each site to the centre of the land nearest to it, ``rounds`` times (Lloyd);
+    a site no sample is nearest to stays where it is. Return the sites as an (n, 2) array."""
+    xs, ys = samples
+    cx, cy = np.array(sites).T
+    n = len(sites)
+    for _ in range(rounds):
+        d2 = (xs - cx[:, None]) ** 2 + (ys - cy[:, None]) ** 2     # a row per site
+        nearest = d2.argmin(axis=0)
+        counts = np.bincount(nearest, minlength=n)
+        moved = counts > 0
+        cx = np.divide(np.bincount(nearest, weights=xs, minlength=n), counts, out=cx,
+                       where=moved)
+        cy = np.divide(np.bincount(nearest, weights=ys, minlength=n), counts, out=cy,
+                       where=moved)
+    return np.stack([cx, cy], axis=1)
 
 
-def _relaxed_cells(stream, shape: Polygon, n: int) -> list | None:
-    """Return the cells of n sites after two rounds of Lloyd relaxation."""
-    sites = _sites(stream, shape, n)
-    samples = _samples(shape)
-    for _ in range(LLOYD_ROUNDS):
-        sites = _relax(sites, samples)
-    cells = _cells(shape, sites)
-    if any(shapely.get_type_id(cells) != 3):
+def _close_pairs(diagram: np.ndarray, shortest: float) -> list[tuple[int, int]]:
+    """Return the pairs (i, j) of Voronoi cells sharing an edge shorter than ``shortest``
+    (and a little more): clipping to the land only shortens a border, and rounding to a
+    tenth lengthens it by less than 0.15, so these are where a border may come out short."""
+    coords, which = shapely.get_coordinates(diagram, return_index=True)
+    steps = np.hypot(*(coords[1:] - coords[:-1]).T)
+    short = np.flatnonzero((steps < shortest + 0.5) & (which[1:] == which[:-1])).tolist()
+    if not short:
+        return []
+    points = list(zip(*coords.T.tolist()))
+    cells_at: dict[Point, set[int]] = defaultdict(set)
+    for p, n in zip(points, which.tolist()):
+        cells_at[p].add(n)
+    pairs = []
+    for k in short:
+        i = int(which[k])
+        pairs.extend((i, j) for j in sorted(cells_at[points[k]] & cells_at[points[k + 1]])
+                     if j != i)
+    return pairs
+
+
+def _short_border(ring: list[Point], other: list[Point], shortest: float) -> bool:
+    """Say whether ``ring`` borders ``other`` along a run of edges shorter than
+    ``shortest``, measured as _clean measures the runs of ``ring``."""
+    theirs = set(_edges(other))
+    shared = [(b, a) in theirs for a, b in _edges(ring)]
+    return any(along and length(line) < shortest for along, line in _runs(ring, shared))
+
+
+def _soon_too_short(diagram: np.ndarray, shape: Polygon, shortest: float) -> bool:
+    """Say early whether the clipped cells will fail: clip only the two cells of each short
+    Voronoi edge, round them as _rings does, and measure their border as _clean will. A
+    border too short (or a cell that is no single ring) dooms the try whatever the other
+    cells are, so they need not be clipped; finding none proves nothing."""
+    for i, j in _close_pairs(diagram, shortest):
+        rings = _rings(shapely.intersection(diagram[[i, j]], shape))
+        if rings is None or _short_border(rings[0], rings[1], shortest):
+            return True
+    return False
+
+
+def _piece_rings(stream, shape: Polygon, n: int, shortest: float) -> list[list[Point]] | None:
+    """Return the rings of the n regions of a piece of land: n sites moved by a few rounds
+    of Lloyd relaxation, their Voronoi cells clipped to the land; None when a cell is not
+    one polygon or two cells share a border shorter than ``shortest``."""
+    bounds = shape.bounds
+    sites = _sites(stream, shape, n, bounds)
+    if n == 1:
+        return _rings(shapely.get_parts(shapely.GeometryCollection([shape])))
+    diagram = _diagram(bounds, _relax(sites, _samples(shape, bounds), LLOYD_ROUNDS))
+    if _soon_too_short(diagram, shape, shortest):
         return None
-    return list(cells)
+    return _rings(shapely.intersection(diagram, shape))
 
 
 def _clockwise(ring: list[Point]) -> list[Point]:
@@ -170,29 +238,37 @@ def _clockwise(ring: list[Point]) -> list[Point]:
 
 def _area(ring: list[Point]) -> float:
     """Return the signed area of a ring (positive when clockwise on the page)."""
-    return sum(ring[i - 1][0] * ring[i][1] - ring[i][0] * ring[i - 1][1]
-               for i in range(len(ring))) / 2
+    return sum([px * qy - qx * py
+                for (px, py), (qx, qy) in zip(ring[-1:] + ring[:-1], ring)]) / 2
 
 
-def _rings(cells: list) -> list[list[Point]] | None:
-    """Return each cell's outline as a clockwise ring of points rounded to a tenth."""
+def _rings(cells) -> list[list[Point]] | None:
+    """Return each cell's outline as a clockwise ring of points rounded to a tenth; None when
+    a cell is not a polygon (it has no outline then) or has fewer than 3 corners."""
     coords, which = shapely.get_coordinates(shapely.get_exterior_ring(cells), return_index=True)
-    coords = np.round(coords, 1).tolist()
-    rings: list[list[Point]] = [[] for _ in cells]
-    for (x, y), n in zip(coords, which.tolist()):
-        p = (x + 0.0, y + 0.0)
-        if not rings[n] or rings[n][-1] != p:
-            rings[n].append(p)
-    for n, ring in enumerate(rings):
+    coords = np.round(coords, 1) + 0.0
+    # Keep the first point of each cell and every point that differs from the one before.
+    keep = np.ones(len(coords), dtype=bool)
+    keep[1:] = (coords[1:] != coords[:-1]).any(axis=1) | (which[1:] != which[:-1])
+    points = list(zip(*coords[keep].T.tolist()))
+    ends = np.cumsum(np.bincount(which[keep], minlength=len(cells))).tolist()
+    rings: list[list[Point]] = []
+    for start, end in zip([0] + ends, ends):
+        ring = points[start:end]
         if len(ring) > 1 and ring[0] == ring[-1]:
             ring.pop()
         if len(ring) < 3:
             return None
-        rings[n] = _clockwise(ring)
+        rings.append(_clockwise(ring))
     return rings
 
 
 # Stage: borders and coast --------------------------------------------------------------------
+
+def _edges(ring: list[Point]) -> list[tuple[Point, Point]]:
+    """Return the edges of a ring, each as (from, to), the last closing the ring."""
+    return list(zip(ring, ring[1:] + ring[:1]))
+
 
 @dataclass
 class Layout:
@@ -203,81 +279,126 @@ class Layout:
     coasts: list[list[tuple[int, list[Point]]]]     # per piece: (region, polyline) runs
 
 
-def _layout(rings: list[list[Point]], pieces: list[tuple[int, int]]) -> Layout | None:
-    """Find each edge's neighbour and walk the coast; None if the map is not clean."""
-    owner: dict[tuple[Point, Point], int] = {}
+def _marks(rings: list[list[Point]]) -> tuple[list[list[int]], list[Point]]:
+    """Number the points of the rings (the same point, the same number): return the rings as
+    numbers, and the points by number. Numbers are quicker to look up than points."""
+    index: dict[Point, int] = {}
+    marks = [[index.setdefault(p, len(index)) for p in ring] for ring in rings]
+    return marks, list(index)
+
+
+def _neighbours(rings: list[list[int]]) -> list[list[int]] | None:
+    """Return, for each edge of each ring, the ring on its other side (or COAST); None when
+    two edges run the same way between the same points."""
+    owner: dict[tuple[int, int], int] = {}
     for n, ring in enumerate(rings):
-        for i in range(len(ring)):
-            edge = (ring[i], ring[(i + 1) % len(ring)])
-            if edge in owner:
-                return None
-            owner[edge] = n
-    beyond = [[owner.get((ring[(i + 1) % len(ring)], ring[i]), COAST)
-               for i in range(len(ring))] for ring in rings]
-    faces_at: dict[Point, int] = {}
-    coast_next: dict[Point, tuple[Point, int]] = {}
-    for n, ring in enumerate(rings):
-        for i, p in enumerate(ring):
-            faces_at[p] = faces_at.get(p, 0) + 1
-            if beyond[n][i] == COAST:
-                if p in coast_next:
-                    return None
-                coast_next[p] = (ring[(i + 1) % len(ring)], n)
-    for p, count in faces_at.items():
-        if count + (p in coast_next) > 3:
-            return None
+        owner.update(zip(_edges(ring), repeat(n)))
+    if len(owner) < sum(map(len, rings)):
+        return None
+    return [list(map(owner.get, zip(ring[1:] + ring[:1], ring), repeat(COAST)))   # (to, from)
+            for ring in rings]
+
+
+def _coast_steps(rings: list[list[int]],
+                 beyond: list[list[int]]) -> dict[int, tuple[int, int]] | None:
+    """Return, for each point on the coast, the next point clockwise and the region between;
+    None when the coast touches itself or more than three borders meet at a point."""
+    coast_next: dict[int, tuple[int, int]] = {}
+    steps = 0
+    for n, (ring, ring_beyond) in enumerate(zip(rings, beyond)):
+        ahead = zip(ring, zip(ring[1:] + ring[:1], repeat(n)))
+        found = list(compress(ahead, map(COAST.__eq__, ring_beyond)))
+        coast_next.update(found)
+        steps += len(found)
+    if len(coast_next) < steps:
+        return None
+    faces_at = Counter(chain.from_iterable(rings))     # at most 3 faces at a point, the
+    if max(faces_at.values()) > 3 or \
+            max(map(faces_at.__getitem__, coast_next), default=0) > 2:   # coast being one
+        return None
+    return coast_next
+
+
+def _coast_runs(coast_next: dict[int, tuple[int, int]], first: int, last: int,
+                points: list[Point]) -> list[tuple[int, list[Point]]] | None:
+    """Walk the coast of the piece of land holding regions first to last - 1, clockwise from
+    its least point; return it as runs, one per region along it."""
+    starts = [p for p, (_, n) in coast_next.items() if first <= n < last]
+    if not starts:
+        return None
+    start = min(starts, key=points.__getitem__)
+    walk, p = [], start
+    while True:
+        q, n = coast_next[p]
+        walk.append((p, q, n))
+        p = q
+        if p == start or len(walk) > 10_000:
+            break
+    if len(walk) != len(starts):
+        return None
+    runs: list[tuple[int, list[Point]]] = []
+    for p, q, n in walk:
+        if runs and runs[-1][0] == n:
+            runs[-1][1].append(points[q])
+        else:
+            runs.append((n, [points[p], points[q]]))
+    if len(runs) > 1 and runs[0][0] == runs[-1][0]:
+        n, line = runs.pop()
+        runs[0] = (n, line + runs[0][1][1:])
+    return runs
+
+
+def _layout(rings: list[list[Point]], pieces: list[tuple[int, int]], land_area: float,
+            v: Variant) -> Layout | None:
+    """Find each edge's neighbour, check the borders and regions (_clean), then walk the
+    coast; None if the map is not clean."""
+    marks, points = _marks(rings)
+    beyond = _neighbours(marks)
+    if beyond is None or not _clean(rings, beyond, land_area, v):
+        return None
+    coast_next = _coast_steps(marks, beyond)
+    if coast_next is None:
+        return None
     coasts = []
     for first, last in pieces:
-        starts = [p for p, (_, n) in coast_next.items() if first <= n < last]
-        if not starts:
+        runs = _coast_runs(coast_next, first, last, points)
+        if runs is None:
             return None
-        start = min(starts)
-        walk, p = [], start
-        while True:
-            q, n = coast_next[p]
-            walk.append((p, q, n))
-            p = q
-            if p == start or len(walk) > 10_000:
-                break
-        if len(walk) != len(starts):
-            return None
-        runs: list[tuple[int, list[Point]]] = []
-        for p, q, n in walk:
-            if runs and runs[-1][0] == n:
-                runs[-1][1].append(q)
-            else:
-                runs.append((n, [p, q]))
-        if len(runs) > 1 and runs[0][0] == runs[-1][0]:
-            n, line = runs.pop()
-            runs[0] = (n, line + runs[0][1][1:])
         coasts.append(runs)
     return Layout(rings, beyond, coasts)
 
 
+def _splits(beyond: list[object]) -> tuple[int, list[int]]:
+    """Return where a ring's runs of edges with the same neighbour lie: the first edge after
+    a junction (``start``), and where each run ends, counting edges from ``start``."""
+    n = len(beyond)
+    start = next(compress(range(n), map(ne, beyond, beyond[-1:] + beyond[:-1])), 0)
+    turned = beyond[start:] + beyond[:start]
+    return start, list(compress(range(1, n), map(ne, turned[1:], turned))) + [n]
+
+
 def _runs(ring: list[Point], beyond: list[object]) -> list[tuple[object, list[Point]]]:
     """Split a ring into runs of edges with the same neighbour, starting at a junction."""
-    n = len(ring)
-    start = next((i for i in range(n) if beyond[i] != beyond[i - 1]), 0)
-    runs: list[tuple[object, list[Point]]] = []
-    for k in range(n):
-        i = (start + k) % n
-        a, b = ring[i], ring[(i + 1) % n]
-        if runs and runs[-1][0] == beyond[i]:
-            runs[-1][1].append(b)
-        else:
-            runs.append((beyond[i], [a, b]))
-    return runs
+    start, ends = _splits(beyond)
+    points = ring[start:] + ring[:start + 1]        # closed: the first point again at the end
+    return [(beyond[(start + i) % len(ring)], points[i:j + 1])
+            for i, j in zip([0] + ends, ends)]
 
 
-def _clean(layout: Layout, land_area: float, v: Variant) -> bool:
+def _clean(rings: list[list[Point]], beyonds: list[list[int]], land_area: float,
+           v: Variant) -> bool:
     """Say whether every border is long enough to print and every region roomy enough."""
     shortest = min_border(v)
-    for ring, beyond in zip(layout.rings, layout.beyond):
-        runs = _runs(ring, beyond)
-        if len(runs) < 2 or any(length(line) < shortest for _, line in runs):
+    for ring, beyond in zip(rings, beyonds):
+        start, ends = _splits(beyond)
+        if len(ends) < 2:
+            return False
+        steps = list(map(math.dist, ring, ring[1:] + ring[:1]))
+        turned = steps[start:] + steps[:start]      # a border's length: its steps, in order
+        if any(sum(turned[i:j]) < shortest for i, j in zip([0] + ends, ends)):
             return False
         area = _area(ring)
-        perimeter = length(ring + ring[:1])
+        perimeter = sum(steps)
         if area < MIN_AREA * land_area * 8 / v.regions or \
                 4 * math.pi * area / perimeter ** 2 < MIN_ROUNDNESS:
             return False
@@ -331,17 +452,15 @@ def _geometry(seed: Seed, v: Variant):
         stream = seed.stream(f"sites:{attempt}")
         rings, pieces, first = [], [], 0
         for n, shape in zip(sizes, shapes):
-            cells = _relaxed_cells(stream, shape, n)
-            piece_rings = _rings(cells) if cells is not None else None
+            piece_rings = _piece_rings(stream, shape, n, min_border(v))
             if piece_rings is None:
                 break
             rings.extend(piece_rings)
             pieces.append((first, first + n))
             first += n
         else:
-            layout = _layout(rings, pieces)
-            land_area = sum(shape.area for shape in shapes)
-            if layout is None or not _clean(layout, land_area, v):
+            layout = _layout(rings, pieces, sum(shape.area for shape in shapes), v)
+            if layout is None:
                 continue
             coast = give_coast(seed.stream(f"coast:{attempt}"), v, layout.coasts)
             if coast is not None:
@@ -363,18 +482,20 @@ def _regions(layout: Layout, coast: Coast, ids: list[str], numbers: list[int],
              icons: list[list[str]], tribes: list[int]) -> list[Region]:
     """Return the regions, in number order, each with its borders and their lines."""
     rings = [with_cuts(ring, coast.cuts) for ring in layout.rings]
-    owner = {(ring[i], ring[(i + 1) % len(ring)]): r
-             for r, ring in enumerate(rings) for i in range(len(ring))}
-    regions = []
+    owner: dict[tuple[Point, Point], int] = {}
     for r, ring in enumerate(rings):
-        edges = [(ring[i], ring[(i + 1) % len(ring)]) for i in range(len(ring))]
-        beyond = [ids[owner[(b, a)]] if (b, a) in owner else coast.edges[(a, b)]
-                  for a, b in edges]
-        runs = _runs(ring, beyond)
+        owner.update(zip(_edges(ring), repeat(r)))
+    regions = []
+    for n, r in enumerate(sorted(range(len(rings)), key=lambda r: (numbers[r], ids[r]))):
+        ring = rings[r]
+        others = map(owner.get, zip(ring[1:] + ring[:1], ring))
+        beyond = [ids[o] if o is not None else coast.edges[edge]
+                  for o, edge in zip(others, _edges(ring))]
+        runs = _runs(rings[r], beyond)
         regions.append(Region(ids[r], numbers[r], tuple(x for x, _ in runs), tuple(icons[r]),
-                              tribes[r], None, tuple(tuple(line) for _, line in runs)))
-    regions.sort(key=lambda r: (r.number, r.id))
-    return [replace(r, at=("regions", n)) for n, r in enumerate(regions)]
+                              tribes[r], None, tuple(tuple(line) for _, line in runs),
+                              ("regions", n)))
+    return regions
 
 
 def _areas(coast: Coast, ids: list[str], kind: str) -> tuple[Area, ...]:

@@ -9,8 +9,9 @@ A person may list any face in either direction, so each list's direction is foun
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import deque
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .model import WorldMap
 
@@ -32,8 +33,7 @@ class Face:
         return self.at + ("borders", index)
 
 
-@dataclass(frozen=True)
-class Corner:
+class Corner(NamedTuple):
     """A corner of a face, between its borders with ``before`` and ``after``."""
 
     before: str
@@ -105,40 +105,52 @@ def directions(faces: dict[str, Face]) -> dict[tuple[str, int], bool]:
     return flipped
 
 
-def corners(faces: dict[str, Face], flipped: dict[tuple[str, int], bool]) -> list[Corner]:
-    """Return every corner of every face, each list turned to run the common way."""
+def corners(faces: dict[str, Face], flipped: dict[tuple[str, int], bool]) -> list[tuple]:
+    """Return every corner of every face, each list turned to run the common way, as plain
+    (before, face, after, cycle, index) tuples (see Corner)."""
     out = []
     for f in faces.values():
         for k, cycle in enumerate(f.cycles):
             n = len(cycle)
             order = list(range(n))[::-1] if flipped.get((f.id, k)) else list(range(n))
-            for pos, i in enumerate(order):
-                out.append(Corner(cycle[i], f.id, cycle[order[(pos + 1) % n]], k, i))
+            out.extend([(cycle[i], f.id, cycle[j], k, i)
+                        for i, j in zip(order, order[1:] + order[:1])])
     return out
+
+
+def _free(candidates: list[int], used: list[bool]) -> int | None:
+    """Return the first of the candidate corners that no junction has taken yet."""
+    for i in candidates:
+        if not used[i]:
+            return i
+    return None
 
 
 def junctions(faces: dict[str, Face]) -> Junctions:
     """Group corners into junctions of three; gather the rest by the point they share."""
     found = corners(faces, directions(faces))
-    waiting: dict[tuple, list[int]] = defaultdict(list)
+    waiting: dict[tuple, list[int]] = {}
     for n, c in enumerate(found):
-        waiting[(c.before, c.face, c.after)].append(n)
+        waiting.setdefault(c[:3], []).append(n)
     used = [False] * len(found)
     met = []
-    for n, c in enumerate(found):
-        if used[n] or len({c.before, c.face, c.after}) < 3:
+    for n, (before, face, after, _, _) in enumerate(found):
+        if used[n] or before == face or face == after or after == before:
             continue
-        at_after = [i for i in waiting[(c.face, c.after, c.before)] if not used[i]]
-        at_before = [i for i in waiting[(c.after, c.before, c.face)] if not used[i]]
-        if at_after and at_before:
-            used[n] = used[at_after[0]] = used[at_before[0]] = True
-            met.append((c.before, c.face, c.after))
+        at_after = _free(waiting.get((face, after, before), ()), used)
+        at_before = _free(waiting.get((after, before, face), ()), used)
+        if at_after is not None and at_before is not None:
+            used[n] = used[at_after] = used[at_before] = True
+            met.append((before, face, after))
     return Junctions(tuple(met), tuple(_chains(found, used)))
 
 
-def _chains(found: list[Corner], used: list[bool]) -> list[tuple[Corner, ...]]:
+def _chains(corner_tuples: list[tuple], used: list[bool]) -> list[tuple[Corner, ...]]:
     """Follow unmatched corners face to face round the point they share."""
     free = [n for n, u in enumerate(used) if not u]
+    if not free:
+        return []
+    found = [Corner(*c) for c in corner_tuples]
     taken = set()
     chains = []
     for n in free:
@@ -189,23 +201,26 @@ def euler(faces: dict[str, Face], junction_count: int) -> tuple[int, int]:
     """Return (V - E + boundary lists, 2 x connected pieces): equal when the map is flat."""
     edges = sum(len(c) for f in faces.values() for c in f.cycles) // 2
     lists = sum(len(f.cycles) for f in faces.values())
-    parent: dict[tuple[str, int], tuple[str, int]] = {}
+    return junction_count - edges + lists, 2 * _list_groups(faces)
 
-    def root(key):
-        """Return the representative of a list's group (union-find)."""
-        while parent.setdefault(key, key) != key:
-            parent[key] = parent[parent[key]]
-            key = parent[key]
-        return key
 
-    for f in faces.values():
-        for k, cycle in enumerate(f.cycles):
-            root((f.id, k))
-            for other in cycle:
-                if other not in faces:
-                    continue
-                for m, theirs in enumerate(faces[other].cycles):
-                    if f.id in theirs:
-                        parent[root((f.id, k))] = root((other, m))
-    components = len({root(key) for key in list(parent)})
-    return junction_count - edges + lists, 2 * components
+def _list_groups(faces: dict[str, Face]) -> int:
+    """Return how many groups the border lists fall into, two lists being joined when each
+    names the other's face."""
+    names = {(f.id, k): set(cycle) for f in faces.values() for k, cycle in enumerate(f.cycles)}
+    seen: set[tuple[str, int]] = set()
+    groups = 0
+    for start in names:
+        if start in seen:
+            continue
+        groups += 1
+        seen.add(start)
+        stack = [start]
+        while stack:
+            fid, k = stack.pop()
+            for other in names[(fid, k)]:
+                for m in range(len(faces[other].cycles) if other in faces else 0):
+                    if (other, m) not in seen and fid in names[(other, m)]:
+                        seen.add((other, m))
+                        stack.append((other, m))
+    return groups

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
+from itertools import chain, repeat
+from operator import itemgetter, le
 from typing import Callable, Iterable
 
+import numpy as np
 import shapely
 from shapely import STRtree
 
@@ -50,9 +53,19 @@ class Survey:
         return junctions(self.faces)
 
     @cached_property
+    def land(self) -> list[list[str]]:
+        """Return the pieces of land: the groups of regions that border one another."""
+        return pieces(self.faces, lambda f: f.region)
+
+    @cached_property
+    def rings(self) -> dict[int, list]:
+        """Return the outline of each region that has one as a closed ring, by position."""
+        return {n: r.ring() for n, r in enumerate(self.world.regions) if r.outline is not None}
+
+    @cached_property
     def shapes(self):
         """Return the outlines of the regions that have one, as polygons (built once)."""
-        return _shapes([r for r in self.world.regions if r.outline is not None])
+        return _shapes(list(self.rings.values()))
 
     @cached_property
     def _numbers(self) -> dict[str, int]:
@@ -213,6 +226,9 @@ def _entries(face: Face):
 def _border_names(s: Survey):
     """Check that every border names a real face other than itself."""
     for face in s.faces.values():
+        named = set(chain.from_iterable(face.cycles))
+        if face.id not in named and s.faces.keys() >= named:
+            continue
         for k, i, other in _entries(face):
             if other == face.id:
                 yield flaw(f"{s.name(face.id)} lists itself as a neighbour",
@@ -227,13 +243,14 @@ def _border_names(s: Survey):
 @map_rule("pocketciv.map.border-mutual", "a border is listed by both faces it separates",
           needs=("pocketciv.map.border-names",))
 def _border_mutual(s: Survey):
-    """Check that every border is listed from both sides, as often."""
-    counts = {fid: Counter(x for c in f.cycles for x in c) for fid, f in s.faces.items()}
+    """Check that every border is listed from both sides, as often; report each neighbour
+    once, at its first entry."""
+    counts = {fid: Counter(chain.from_iterable(f.cycles)) for fid, f in s.faces.items()}
     for fid, face in s.faces.items():
-        for k, i, other in _entries(face):
-            mine, theirs = counts[fid][other], counts[other][fid]
-            first = next((kk, ii) for kk, ii, o in _entries(face) if o == other)
-            if mine != theirs and (k, i) == first:
+        for other, mine in counts[fid].items():      # in the order of first entries
+            theirs = counts[other][fid]
+            if mine != theirs:
+                k, i = next((k, i) for k, i, o in _entries(face) if o == other)
                 what = "does not list it" if theirs == 0 else \
                     f"lists it {theirs} time{'s' if theirs != 1 else ''}"
                 yield flaw(f"{s.name(fid)} borders {s.name(other)} {mine} time"
@@ -257,17 +274,17 @@ def _enclosed(s: Survey):
           needs=("pocketciv.map.enclosed",))
 def _junctions(s: Survey):
     """Report every point where other than three borders meet."""
-    for chain in s.junctions.broken:
-        first = chain[0]
+    for corners in s.junctions.broken:
+        first = corners[0]
         face = s.faces[first.face]
         at = face.entry_path(first.cycle, first.index)
         if first.before == first.after:
             yield flaw(f"{s.name(first.face)} lists {s.name(first.before)} twice in a row: "
                        "the two borders meet where only two areas touch", at,
                        s.numbers([first.face, first.before]))
-        elif closes(chain):
-            around = [c.face for c in chain]
-            yield flaw(f"{len(chain)} borders meet at one point, between "
+        elif closes(corners):
+            around = [c.face for c in corners]
+            yield flaw(f"{len(corners)} borders meet at one point, between "
                        f"{s.names(around)}; a junction must join exactly 3 (no 'four "
                        "corners')", at, s.numbers(around))
         else:
@@ -281,7 +298,7 @@ def _junctions(s: Survey):
           needs=("pocketciv.map.border-mutual",))
 def _land_pieces(s: Survey):
     """Check the number of pieces of land and the size of islands."""
-    groups = pieces(s.faces, lambda f: f.region)
+    groups = s.land
     low, high = s.variant.land
     if not low <= len(groups) <= high:
         parts = "; ".join(f"regions {', '.join(map(str, s.numbers(g)))}" for g in groups)
@@ -351,7 +368,7 @@ def _frontier_stretch(s: Survey):
 def _sea_stretch(s: Survey):
     """Check that each Sea meets the land in one stretch (islands: all round)."""
     islands = s.variant.frontiers == 0
-    piece_of = {f: n for n, g in enumerate(pieces(s.faces, lambda f: f.region)) for f in g}
+    piece_of = {f: n for n, g in enumerate(s.land) for f in g}
     for area in s.world.seas:
         face = s.faces[area.id]
         runs = [run for c in face.cycles for run in _stretches(s, c)]
@@ -413,6 +430,8 @@ def _flat(s: Survey):
 def _icons_once(s: Survey):
     """Check that no region holds two of one icon."""
     for r in s.world.regions:
+        if len(set(r.icons)) == len(r.icons):
+            continue
         for icon, n in Counter(r.icons).items():
             if n > 1:
                 yield flaw(f"{s.name(r.id)} has {_icon_name(icon, n)}; a region holds at most "
@@ -431,23 +450,34 @@ def _volcano_mountain(s: Survey):
 
 # Outlines (when the map gives them) -----------------------------------------------------------
 
-def _shapes(regions: list[Region]):
-    """Return the regions' outlines as polygons, built in one call."""
-    if not regions:
+def _shapes(rings: list[list]):
+    """Return closed rings of points as polygons, built in one call."""
+    if not rings:
         return []
-    rings = [r.ring() for r in regions]
-    coords = [p for ring in rings for p in ring + ring[:1]]
-    index = [n for n, ring in enumerate(rings) for _ in range(len(ring) + 1)]
-    return shapely.polygons(shapely.linearrings(coords, indices=index))
+    sizes = [len(ring) + 1 for ring in rings]
+    values = chain.from_iterable(chain.from_iterable(ring + ring[:1] for ring in rings))
+    coords = np.fromiter(values, dtype=float, count=2 * sum(sizes)).reshape(-1, 2)
+    ring_ends = np.cumsum([0] + sizes)
+    return shapely.from_ragged_array(shapely.GeometryType.POLYGON, coords,
+                                     (ring_ends, np.arange(len(rings) + 1)))
 
 
 MAX_COORDINATE = 1e6  # far beyond any printed map, far below where float geometry breaks down
+
+
+def _within(values: Iterable[float]) -> bool:
+    """Say whether every value lies from -MAX_COORDINATE to MAX_COORDINATE (NaN does not):
+    a quick look before the point-by-point search."""
+    return all(map(le, map(abs, values), repeat(MAX_COORDINATE)))     # abs(v) <= MAX
 
 
 @map_rule("pocketciv.map.coordinates", f"every outline point lies within "
           f"±{MAX_COORDINATE:g} of the origin")
 def _coordinates(s: Survey):
     """Check that outline points are ordinary numbers (huge ones overflow the geometry)."""
+    lines = chain.from_iterable(r.outline or () for r in s.world.regions)
+    if _within(chain.from_iterable(chain.from_iterable(lines))):
+        return
     for r in s.world.regions:
         for k, line in enumerate(r.outline or ()):
             bad = next((j for j, p in enumerate(line)
@@ -457,6 +487,11 @@ def _coordinates(s: Survey):
                            f"{list(line[bad])}; expected coordinates from -{MAX_COORDINATE:g} "
                            f"to {MAX_COORDINATE:g}", r.at + ("outline", k, bad), (r.number,))
                 break
+
+
+def _joined(lines: tuple) -> bool:
+    """Say whether each line ends where the next begins (the last where the first begins)."""
+    return list(map(itemgetter(-1), lines)) == list(map(itemgetter(0), lines[1:] + lines[:1]))
 
 
 @map_rule("pocketciv.map.outline", "each outline is one line per border, joined into a "
@@ -471,19 +506,23 @@ def _outline(s: Survey):
                    [r.number for r in missing])
         return
     ready = []
-    for r in drawn:
+    for n, r in enumerate(s.world.regions):
+        if r.outline is None:
+            continue
         if len(r.outline) != len(r.borders):
             yield flaw(f"{s.name(r.id)} lists {len(r.borders)} borders but its outline has "
                        f"{len(r.outline)} lines; give one line per border, in the same order",
                        r.at + ("outline",), (r.number,))
             continue
-        bad = next((k for k, line in enumerate(r.outline) if len(line) < 2), None)
+        bad = None if min(map(len, r.outline), default=2) >= 2 else \
+            next(k for k, line in enumerate(r.outline) if len(line) < 2)
         if bad is not None:
             yield flaw(f"line {bad + 1} of {s.name(r.id)}'s outline has fewer than 2 points",
                        r.at + ("outline", bad), (r.number,))
             continue
-        gap = next((k for k, line in enumerate(r.outline)
-                    if line[-1] != r.outline[(k + 1) % len(r.outline)][0]), None)
+        gap = None if _joined(r.outline) else \
+            next(k for k, line in enumerate(r.outline)
+                 if line[-1] != r.outline[(k + 1) % len(r.outline)][0])
         if gap is not None:
             nxt = (gap + 1) % len(r.outline)
             yield flaw(f"{s.name(r.id)}'s outline breaks between its border with "
@@ -491,7 +530,7 @@ def _outline(s: Survey):
                        f"{list(r.outline[gap][-1])} but line {nxt + 1} starts at "
                        f"{list(r.outline[nxt][0])}", r.at + ("outline", nxt), (r.number,))
             continue
-        ring = r.ring()
+        ring = s.rings[n]
         if len(ring) < 3 or len(set(ring)) != len(ring):
             yield flaw(f"{s.name(r.id)}'s outline passes through the same point twice or "
                        "encloses no area", r.at + ("outline",), (r.number,))
@@ -499,15 +538,20 @@ def _outline(s: Survey):
         ready.append(r)
     if len(ready) < len(drawn):
         return
-    for r, shape in zip(ready, s.shapes):
-        if not shape.is_valid or shape.area <= 0:
+    shapes = s.shapes
+    for r, valid, area in zip(ready, shapely.is_valid(shapes).tolist(),
+                              shapely.area(shapes).tolist()):
+        if not valid or area <= 0:
             yield flaw(f"{s.name(r.id)}'s outline crosses itself or encloses no area",
                        r.at + ("outline",), (r.number,))
 
 
-def _lines(region: Region, other: str) -> list[tuple]:
-    """Return a region's outline lines along its borders with ``other``."""
-    return [line for b, line in zip(region.borders, region.outline) if b == other]
+def _lines(region: Region) -> dict[str, list[tuple]]:
+    """Return a region's outline lines along its borders, by the neighbour beyond them."""
+    lines: dict[str, list[tuple]] = {}
+    for b, line in zip(region.borders, region.outline):
+        lines.setdefault(b, []).append(line)
+    return lines
 
 
 @map_rule("pocketciv.map.outline-shared", "neighbours draw their shared border along the "
@@ -517,15 +561,32 @@ def _outline_shared(s: Survey):
     regions = {r.id: r for r in s.world.regions}
     if not regions or next(iter(regions.values())).outline is None:
         return
+    lines = {rid: _lines(r) for rid, r in regions.items()}
     for r in s.world.regions:
         for k, (other, line) in enumerate(zip(r.borders, r.outline)):
             if other not in regions or (other, r.id) < (r.id, other):
                 continue
-            theirs = _lines(regions[other], r.id)
+            theirs = lines[other].get(r.id, [])
             if line not in theirs and tuple(reversed(line)) not in theirs:
                 yield flaw(f"{s.name(r.id)} and {s.name(other)} draw their border along "
                            "different lines; both outlines must give the same points",
                            r.at + ("outline", k), (r.number, regions[other].number))
+
+
+@lru_cache(maxsize=None)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return the positions (i, j), i < j, of every pair of n things (computed once per n)."""
+    first, second = np.triu_indices(n, 1)
+    first.flags.writeable = second.flags.writeable = False
+    return first, second
+
+
+def _apart(shapes) -> bool:
+    """Say whether every two polygons that meet only touch: a quick look at every pair before
+    the search that reports overlaps in order."""
+    first, second = _pairs(len(shapes))
+    meet = shapely.intersects(shapes[first], shapes[second])
+    return bool(shapely.touches(shapes[first[meet]], shapes[second[meet]]).all())
 
 
 @map_rule("pocketciv.map.overlap", "no two regions overlap",
@@ -536,6 +597,8 @@ def _overlap(s: Survey):
     if not drawn:
         return
     shapes = s.shapes
+    if _apart(shapes):
+        return
     left, right = STRtree(shapes).query(shapes, predicate="intersects")
     pairs = [(i, j) for i, j in zip(left.tolist(), right.tolist()) if i < j]
     if not pairs:
