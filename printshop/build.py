@@ -1,7 +1,8 @@
 """The build pipeline: load -> validate -> render -> print run -> write.
 
 Everything is gathered and checked first; components are drawn in memory (on both cores when
-there are several); output/ is touched only when the whole build has succeeded.
+there are several), and a game's print-and-play file is drawn as soon as its components are
+(workers.py); output/ is touched only when the whole build has succeeded.
 """
 
 from __future__ import annotations
@@ -150,7 +151,10 @@ _FACTS = ("game", "component", "name", "kind", "pages", "duplex", "note", "stock
 def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None = None,
                jobs: int | None = None, out_dir: Path | None = None) -> list[GameBuild]:
     """Render every component of every game, in parallel where it pays, skipping those
-    whose inputs are unchanged since the last build into ``out_dir``."""
+    whose inputs are unchanged since the last build into ``out_dir``; then each game's
+    print-and-play file, its parts drawn as soon as the game's components are (workers.py)."""
+    from .workers import URGENT, Workers
+
     tasks = [(g, p.id, opts) for g in games for p in g.parts]
     keys = [cache.component_key(g, g.part(cid), opts) for g, cid, _ in tasks]
     manifests = {g.id: cache.load_manifest(out_dir, g.id) if out_dir else {} for g in games}
@@ -174,53 +178,72 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
             game.manifest
             count = SHARES.get(game.part(cid).kind)
             shares[i] = count(game, game.part(cid), opts) if count else 1
-    work = [(i, tasks[i] + ((k, shares[i]),) if shares[i] > 1 else tasks[i])
+    work = [(i, k, tasks[i] + ((k, shares[i]),) if shares[i] > 1 else tasks[i])
             for i in todo for k in range(shares[i])]
-    jobs = jobs or default_jobs()
-    done: dict[int, list] = {i: [] for i in todo}
-    if jobs > 1 and len(work) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=ctx) as pool:
-            for (i, _), res in zip(work, pool.map(_job, [job for _, job in work])):
-                done[i].append(res)
-                if len(done[i]) == shares[i]:
-                    results[i] = join_shares(tasks[i][0], tasks[i][1], done.pop(i))
-                    if progress:
-                        progress(f"{tasks[i][0].id}/{tasks[i][1]}")
-    else:
-        for i, job in work:
-            done[i].append(_job(job))
-            if len(done[i]) == shares[i]:
-                results[i] = join_shares(tasks[i][0], tasks[i][1], done.pop(i))
-                if progress:
-                    progress(f"{tasks[i][0].id}/{tasks[i][1]}")
-    problems = Problems()
+    workers = Workers((jobs or default_jobs()) if len(work) > 1 else 1)
     builds = {g.id: GameBuild(g) for g in games}
-    for (game, _, _), key, res in zip(tasks, keys, results):
+    left = {g.id: 0 for g in games}       # components of each game not drawn yet
+    for i in todo:
+        left[tasks[i][0].id] += 1
+    state = {"failed": False, "pages": 0}
+
+    def drawn(game: Game) -> None:
+        """All of a game's components are drawn: queue its print-and-play file's parts,
+        unless the build will fail anyway (a problem, or too many pages in all)."""
+        b = builds[game.id]
+        for (g, _, _), key, res in zip(tasks, keys, results):
+            if g is game and not isinstance(res, list):
+                b.components.append(res)
+                b.cache[res.component] = key
+        state["failed"] |= any(isinstance(res, list) for (g, _, _), res in zip(tasks, results)
+                               if g is game)
+        state["pages"] += sum(c.pages for c in b.components)
+        if state["failed"] or state["pages"] > limits.current().max_output_pages:
+            return
+        key = cache.combined_key(list(b.cache.values()), opts)
+        b.cache["print-and-play"] = key
+        hit = cache.reuse(out_dir, manifests[game.id], "print-and-play", key,
+                          f"{game.id}/{game.id}-print-and-play.pdf") if out_dir else None
+        if hit and hit[1].get("sheets"):
+            b.combined, b.paper = hit[0], hit[1]
+            return
+        b.run = plan(b, opts)
+        b.paper = {"pages": b.run.pages, "sheets": b.run.sheets()}
+        combine(b, opts, workers, URGENT)
+
+    def share_done(i: int, k: int, res) -> None:
+        """Share k of component i is drawn; when all are, the component is (its shares
+        joined in order, whichever finished first)."""
+        gathered[i][k] = res
+        if len(gathered[i]) < shares[i]:
+            return
+        game, cid, _ = tasks[i]
+        results[i] = join_shares(game, cid, [gathered[i][n] for n in range(shares[i])])
+        if progress:
+            progress(f"{game.id}/{cid}")
+        left[game.id] -= 1
+        if left[game.id] == 0:
+            drawn(game)
+
+    gathered: dict[int, dict[int, object]] = {i: {} for i in todo}
+    # The games with the most to draw go first: the last game's print-and-play file is drawn
+    # after everything else, so it had better be a small one.
+    weight = {g.id: sum(1 for i, _, _ in work if tasks[i][0] is g) for g in games}
+    for i, k, job in sorted(work, key=lambda w: -weight[tasks[w[0]][0].id]):
+        workers.add(_job, (job,), lambda res, i=i, k=k: share_done(i, k, res))
+    for g in games:
+        if left[g.id] == 0:
+            drawn(g)
+    workers.run()
+    problems = Problems()
+    for res in results:
         if isinstance(res, list):
             problems.extend(res)
-        else:
-            builds[game.id].components.append(res)
-            builds[game.id].cache[res.component] = key
     problems.raise_if_any()
     made = [(c.pages, b.game, c.component) for b in builds.values() for c in b.components]
     if made:
         _, game, biggest = max(made, key=lambda m: m[0])
         pages_within_limit(game, biggest, sum(m[0] for m in made), whole_build=True)
-    for b in builds.values():
-        key = cache.combined_key(list(b.cache.values()), opts)
-        hit = cache.reuse(out_dir, manifests[b.game.id], "print-and-play", key,
-                          f"{b.game.id}/{b.game.id}-print-and-play.pdf") if out_dir else None
-        if hit and hit[1].get("sheets"):
-            b.combined, b.paper = hit[0], hit[1]
-        else:
-            b.run = plan(b, opts)
-            b.combined = combine(b, opts)
-            b.paper = {"pages": b.run.pages, "sheets": b.run.sheets()}
-        b.cache["print-and-play"] = key
     return list(builds.values())
 
 
@@ -237,30 +260,47 @@ def plan(build: GameBuild, opts: PrintOptions) -> PrintRun:
     return plan_run(build.game, build.components, opts)
 
 
-def combine(build: GameBuild, opts: PrintOptions) -> bytes:
-    """Return the game's print-and-play PDF: a contents page, then every run of pages."""
+def combine(build: GameBuild, opts: PrintOptions, workers, rank: int) -> None:
+    """Queue the parts of the game's print-and-play PDF (a contents page, then every run of
+    pages) that must be drawn; when the last is, join them all into ``build.combined``."""
     from .contents import blank_pdf, contents_pdf
-    from .merge import merge
     from .pdf import pages_to_pdf
 
     run = build.run
     name = build.game.manifest.name
     pdfs = {c.component: c.pdf for c in build.components}
-    blank = blank_pdf(build.game, opts)
-    parts = [("Contents", contents_pdf(build, opts), None)]
+    # The contents page needs what the components are, not their pages.
+    listed = replace(build, components=[replace(c, pdf=b"") for c in build.components])
+    drawings = {"contents": (contents_pdf, (listed, opts)),
+                "blank": (blank_pdf, (build.game, opts))}
+    parts: list[list] = [["Contents", "contents", None]]
     if run.blank_after_contents:
-        parts.append((None, blank, None))
+        parts.append([None, "blank", None])
     for r in run.runs:
         title = f"Pages {r.first}-{r.last}: {r.title}"
         for source in r.sources:
             if source.blank:
-                parts.append((title, blank, None))
+                parts.append([title, "blank", None])
             elif source.pages:
-                parts.append((title, pages_to_pdf(source.pages, f"{name} — {r.title}"), None))
+                drawings[len(parts)] = (pages_to_pdf, (source.pages, f"{name} — {r.title}"))
+                parts.append([title, len(parts), None])
             else:
-                parts.append((title, pdfs[source.component], source.indexes))
+                parts.append([title, pdfs[source.component], source.indexes])
             title = None
-    return merge(parts, f"{name} — print and play")
+    needed = {part[1] for part in parts if not isinstance(part[1], bytes)}
+    drawn: dict = {}
+
+    def part_done(which, pdf: bytes) -> None:
+        drawn[which] = pdf
+        if len(drawn) == len(needed):
+            from .merge import merge
+
+            build.combined = merge([(t, p if isinstance(p, bytes) else drawn[p], i)
+                                    for t, p, i in parts], f"{name} — print and play")
+
+    for which in [w for w in drawings if w in needed]:
+        fn, args = drawings[which]
+        workers.add(fn, args, lambda pdf, which=which: part_done(which, pdf), rank)
 
 
 @dataclass

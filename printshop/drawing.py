@@ -159,6 +159,32 @@ def references(el) -> list[str]:
     return out
 
 
+# The local targets of elements whose references were all allowed, by their attributes:
+# cards of one template repeat the same attributes on every card. Bounded: emptied when full.
+_REFERENCED: dict[tuple, tuple[str, ...]] = {}
+REFERENCED_KEPT = 16384
+
+
+def _targets(el, tag: str) -> tuple[str, ...]:
+    """Return the ids an element refers to within the drawing; refuse any other reference."""
+    key = None if tag == "style" else tuple(el.attrib.items())   # a style's text counts too
+    if key is not None:
+        known = _REFERENCED.get(key)
+        if known is not None:
+            return known
+    found = []
+    for target in references(el):
+        if not _allowed(target):
+            raise Outside(target.strip() or "an empty reference")
+        if target.strip().startswith("#"):
+            found.append(_SPACE.sub("", target)[1:])
+    if key is not None:
+        if len(_REFERENCED) >= REFERENCED_KEPT:
+            _REFERENCED.clear()
+        _REFERENCED[key] = tuple(found)
+    return tuple(found)
+
+
 def check(root) -> None:
     """Refuse a parsed drawing that reaches outside itself or cannot be drawn."""
     ids: dict[str, ElementTree.Element] = {}
@@ -177,12 +203,7 @@ def check(root) -> None:
             raise Fault(f"the drawing nests elements more than {MAX_DEPTH} deep")
         attrib = el.attrib
         if attrib or tag == "style":
-            found = []
-            for target in references(el):
-                if not _allowed(target):
-                    raise Outside(target.strip() or "an empty reference")
-                if target.strip().startswith("#"):
-                    found.append(_SPACE.sub("", target)[1:])
+            found = _targets(el, tag)
             if found:
                 links[id(el)] = found
             if "id" in attrib:
@@ -226,6 +247,7 @@ def _length(value) -> float | None:
     return number if math.isfinite(number) and number > 0 else None
 
 
+@lru_cache(maxsize=4096)
 def parse_transform(value: str) -> tuple:
     """Return the matrix (a, b, c, d, e, f) of an SVG transform list; raise Fault if malformed."""
     matrix = _IDENTITY

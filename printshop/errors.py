@@ -49,6 +49,10 @@ class PrintshopError(Exception):
         self.summary = summary
         super().__init__(self.report())
 
+    def __reduce__(self):
+        """Pickle with the problems themselves (from a worker process, say)."""
+        return type(self), (self.problems, self.summary)
+
     def report(self) -> str:
         """Return every problem on its own line, then a one-line summary."""
         lines = [str(p) for p in self.problems]

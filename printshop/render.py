@@ -533,42 +533,62 @@ def _path_problem(d: str) -> str:
     return ""
 
 
+# Elements _check found drawable, by tag and attributes: what it reads of an element other
+# than the root is a function of those alone, and cards of one template repeat them (the same
+# rectangles, styles and text positions on every card). Bounded: emptied when full.
+_FINE: dict[tuple, bool] = {}
+FINE_KEPT = 16384
+
+
 def _check(root) -> None:
     """Refuse, before anything is drawn, a page with anything draw_page cannot draw."""
     for el in root.iter():
         tag = _local(el.tag)
         if tag not in SUPPORTED:
             raise Unsupported(f"<{tag}>")
-        if el is not root:
-            style = _style(el, {})
-            for name in ("fill", "stroke"):
-                if name in style:
-                    colour(style[name])
-            for name in _STYLE_NUMBERS:
-                if name in style:
-                    _num(style[name])
-        try:
-            _transform(_NOTHING, el.get("transform"))
-        except IndexError:
-            raise Unsupported("transform without numbers") from None
-        if tag == "path":
-            problem = _path_problem(el.get("d", ""))
-            if problem:
-                raise Unsupported(problem)
-        elif tag == "text":
+        if tag == "text":
             if any(_local(child.tag) != "tspan" or len(child) for child in el):
                 raise Unsupported("text content other than a flat tspan")
             if el.get("class") == RUN_CLASS and any((c.tail or "").strip() for c in el):
                 raise Unsupported("text between runs")
-        for name, value in el.attrib.items():
-            if "url(" in value or name.endswith("}href") or name == "href":
-                raise Unsupported("reference")
-            if name in _UNSUPPORTED_ATTRS:
-                raise Unsupported(name)
-            if name in ("fill", "stroke"):
-                colour(value)
-            elif name in _LENGTHS and el is not root:
-                _num(value)
+        if el is root:
+            _check_element(el, tag, True)
+            continue
+        key = (tag, tuple(el.attrib.items()))
+        if key not in _FINE:
+            _check_element(el, tag, False)
+            if len(_FINE) >= FINE_KEPT:
+                _FINE.clear()
+            _FINE[key] = True
+
+
+def _check_element(el, tag: str, is_root: bool) -> None:
+    """Refuse an element whose styles, paints, numbers, transform or path cannot be drawn."""
+    if not is_root:
+        style = _style(el, {})
+        for name in ("fill", "stroke"):
+            if name in style:
+                colour(style[name])
+        for name in _STYLE_NUMBERS:
+            if name in style:
+                _num(style[name])
+    try:
+        _transform(_NOTHING, el.get("transform"))
+    except IndexError:
+        raise Unsupported("transform without numbers") from None
+    if tag == "path":
+        problem = _path_problem(el.get("d", ""))
+        if problem:
+            raise Unsupported(problem)
+    for name, value in el.attrib.items():
+        if "url(" in value or name.endswith("}href") or name == "href":
+            raise Unsupported("reference")
+        if name in _UNSUPPORTED_ATTRS:
+            raise Unsupported(name)
+        if name in ("fill", "stroke"):
+            colour(value)
+        elif name in _LENGTHS and not is_root:
+            _num(value)
 
 
 def cairo_reason(exc: Exception) -> str:

@@ -137,3 +137,37 @@ def test_a_text_run_without_a_position_goes_on_from_the_last_run():
     assert max(ImageStat.Stat(difference(fast, reference)).mean) < 2.0
     right = fast.convert("L").point(lambda v: 255 if v < 128 else 0).getbbox()[2]
     assert right > 24 / 25.4 * DPI  # "World" follows "Hello" (which ends about 17 mm in)
+
+
+def test_an_element_like_one_already_drawable_is_judged_again_when_it_differs():
+    """_check remembers elements it passed by tag and attributes: a change in either, or
+    a text element's children, is judged afresh."""
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+           '<rect x="1" y="1" width="4" height="4" fill="#123456"{extra}/>'
+           '<text x="1" y="9">{text}</text></svg>')
+    assert render.parse(svg.format(extra="", text="plain"))
+    assert render.parse(svg.format(extra="", text="plain"))          # remembered
+    assert not render.parse(svg.format(extra=' filter="x"', text="plain"))
+    assert not render.parse(svg.format(extra=' fill-rule="x" style="paint-order: x"',
+                                       text="plain"))
+    assert not render.parse(svg.format(extra="", text="<tspan><tspan>deep</tspan></tspan>"))
+
+
+def test_a_reference_is_checked_on_every_element_even_after_a_clean_one_alike():
+    """drawing.check remembers the references of elements by their attributes; a style
+    sheet's text is read every time, and other attributes are other elements."""
+    from printshop import drawing
+
+    clean = ('<svg xmlns="http://www.w3.org/2000/svg"><style type="text/css">{css}</style>'
+             '<rect id="r" width="1" height="1"/><use href="{href}"/></svg>')
+    drawing.parse_page(clean.format(css="rect { fill: red }", href="#r"))
+    with pytest.raises(drawing.Outside):
+        drawing.parse_page(clean.format(css="rect { fill: url(http://x/y) }", href="#r"))
+    with pytest.raises(drawing.Outside):
+        drawing.parse_page(clean.format(css="rect { fill: red }", href="http://x/y"))
+    loop = ('<svg xmlns="http://www.w3.org/2000/svg"><g id="g"><use href="#g"/></g></svg>')
+    drawing.parse_page(clean.format(css="rect { fill: red }", href="#r"))
+    with pytest.raises(drawing.Fault):       # the loop rule sees the remembered target
+        drawing.parse_page(loop)
+    with pytest.raises(drawing.Fault):
+        drawing.parse_page(loop)

@@ -1,0 +1,65 @@
+"""Jobs on worker processes, the most urgent first.
+
+A build is a small graph of jobs: every component (or share of a long deck) is a job, and when
+all of a game's components are drawn, the parts of its print-and-play file become jobs too.
+Those are urgent: they run before the components still waiting, so one game's print-and-play
+file is drawn while the next game's components are, instead of all of them at the end.
+
+Results are handed to each job's ``then`` in the main process, which may add more jobs. What
+a build writes never depends on the order jobs finish in: every result goes to its own place.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+URGENT, LATER = 0, 1
+
+
+@dataclass(order=True)
+class _Job:
+    rank: int
+    seq: int
+    fn: Callable = field(compare=False)
+    args: tuple = field(compare=False)
+    then: Callable[[Any], None] = field(compare=False)
+
+
+class Workers:
+    """A queue of jobs run on ``processes`` forked workers (or in this process when 1)."""
+
+    def __init__(self, processes: int):
+        self.processes = max(1, processes)
+        self._queue: list[_Job] = []
+        self._seq = itertools.count()
+
+    def add(self, fn: Callable, args: tuple, then: Callable[[Any], None],
+            rank: int = LATER) -> None:
+        """Queue fn(*args); its result goes to then(result), in this process."""
+        heapq.heappush(self._queue, _Job(rank, next(self._seq), fn, args, then))
+
+    def run(self) -> None:
+        """Run every job, including those added while running, until none is left."""
+        if self.processes == 1:
+            while self._queue:
+                job = heapq.heappop(self._queue)
+                job.then(job.fn(*job.args))
+            return
+        import multiprocessing
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=self.processes, mp_context=ctx) as pool:
+            flying: dict = {}
+            while self._queue or flying:
+                # One job more than workers: a worker never waits while this process
+                # handles a result.
+                while self._queue and len(flying) <= self.processes:
+                    job = heapq.heappop(self._queue)
+                    flying[pool.submit(job.fn, *job.args)] = job
+                done, _ = wait(flying, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=lambda f: flying[f].seq):
+                    flying.pop(future).then(future.result())

@@ -1,0 +1,76 @@
+"""The build's jobs: urgent parts first, and the same files whatever the number of workers."""
+
+from __future__ import annotations
+
+import pickle
+import shutil
+from pathlib import Path
+
+from printshop import build as build_module
+from printshop.build import build
+from printshop.errors import PrintshopError, Problem
+from printshop.geometry import PrintOptions
+from printshop.project import Project
+from printshop.workers import URGENT, Workers
+
+from test_printrun import poker_project
+
+
+def test_a_job_added_as_urgent_runs_before_the_jobs_still_waiting():
+    ran = []
+    workers = Workers(1)
+
+    def component(name):
+        ran.append(name)
+        if name == "deck":
+            workers.add(ran.append, ("contents",), lambda _: None, URGENT)
+
+    for name in ("deck", "board", "tokens"):
+        workers.add(lambda n=name: n, (), component)
+    workers.run()
+    assert ran == ["deck", "contents", "board", "tokens"]
+
+
+def test_a_workers_result_comes_back_to_this_process():
+    got = []
+    workers = Workers(2)
+    for n in range(5):
+        workers.add(pow, (n, 2), got.append)
+    workers.run()
+    assert sorted(got) == [0, 1, 4, 9, 16]
+
+
+def test_a_users_mistake_found_in_a_worker_keeps_its_file_and_key_path():
+    error = PrintshopError(Problem("data/g/cards.yaml", "expected a number", ("cards", 3)))
+    again = pickle.loads(pickle.dumps(error))
+    assert again.problems == error.problems and str(again) == str(error)
+
+
+def two_games(root: Path) -> Project:
+    """Two games, one with two decks sharing sheets (its print run draws them afresh)."""
+    poker_project(root / "a", spare="poker")
+    poker_project(root / "b", spare="tarot")
+    shutil.move(str(root / "b" / "data" / "poker"), root / "a" / "data" / "poker2")
+    shutil.move(str(root / "b" / "templates" / "poker"), root / "a" / "templates" / "poker2")
+    return Project.open(root / "a")
+
+
+def files(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*.pdf"))}
+
+
+def test_print_and_play_files_drawn_by_workers_are_the_bytes_one_process_draws(
+        tmp_path, monkeypatch):
+    project = two_games(tmp_path / "p")
+    build(project, ["poker", "poker2"], PrintOptions(), tmp_path / "one", jobs=1)
+    drawn_by = []
+    real = build_module.combine
+    monkeypatch.setattr(build_module, "combine", lambda b, opts, workers, rank: (
+        drawn_by.append(workers.processes), real(b, opts, workers, rank)))
+    report = build(project, ["poker", "poker2"], PrintOptions(), tmp_path / "two", jobs=2)
+    assert drawn_by == [2, 2]            # both print-and-play files were drawn by workers
+    gangs = [s for r in report.games[0].run.runs for s in r.sources if s.pages]
+    assert gangs                         # and one of them had shared sheets to draw
+    one, two = files(tmp_path / "one"), files(tmp_path / "two")
+    assert "poker/poker-print-and-play.pdf" in one and one.keys() == two.keys()
+    assert one == two
