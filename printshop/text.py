@@ -142,8 +142,8 @@ def _lines(words, width_em: float, space_em: float):
     return lines, widest
 
 
-def _fmt(v: float) -> str:
-    text = f"{v:.3f}".rstrip("0").rstrip(".")
+def _fmt(v: float, places: int = 3) -> str:
+    text = f"{v:.{places}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
@@ -184,26 +184,41 @@ def text_box(text, x: float, y: float, w: float, h: float, size: float = 9,
     face = fonts.face(family)
     block = ((len(lines) - 1) * line_height + face.ascent + face.descent) * em
     top = y + {"top": 0.0, "middle": (h - block) / 2, "bottom": h - block}[valign]
-    out = [f'<text class="{RUN_CLASS}" font-family="{family}" font-size="{_fmt(em)}" '
+    # The size to a millionth: a run of words is drawn with the font's own advances, so the
+    # size's rounding would add up along a line.
+    out = [f'<text class="{RUN_CLASS}" font-family="{family}" font-size="{_fmt(em, 6)}" '
            f'fill="{escape(color)}">']
     icon_out = []
+    space_em = fonts.face(family).width(" ")
     for n, line in enumerate(lines):
         baseline = top + face.ascent * em + n * line_height * em
         line_w = (line[-1][0] + sum(p.width for p in line[-1][1])) if line else 0.0
         start = x + {"left": 0.0, "center": (w - line_w * em) / 2,
                      "right": w - line_w * em}[align]
+        runs: list[tuple[float, Piece, list[str]]] = []   # words drawn in one call each
+        joinable = False        # the last run ends a word, and nothing came after it
         for offset, word in line:
             cursor = start + offset * em
-            for piece in word:
+            for k, piece in enumerate(word):
                 if piece.icon:
                     icon_out.append(icon_svg(icons[piece.icon], cursor + 0.025 * em,
                                              baseline - 0.86 * em, em, icon_color))
+                    joinable = False
                 elif piece.text:
-                    attrs = f' font-family="{piece.family}"' if piece.family != family else ""
-                    attrs += ' font-weight="bold"' if piece.weight == "bold" else ""
-                    out.append(f'<tspan x="{_fmt(cursor)}" y="{_fmt(baseline)}"{attrs}>'
-                               f'{escape(piece.text)}</tspan>')
+                    last = runs[-1][1] if runs else None
+                    if joinable and k == 0 and (last.family, last.weight) == \
+                            (piece.family, piece.weight) and \
+                            fonts.face(piece.family, piece.weight).width(" ") == space_em:
+                        runs[-1][2].append(" " + piece.text)   # its face's own space is the
+                    else:                                      # one the layout measured
+                        runs.append((cursor, piece, [piece.text]))
+                    joinable = True
                 cursor += piece.width * em
+        for at, piece, texts in runs:
+            attrs = f' font-family="{piece.family}"' if piece.family != family else ""
+            attrs += ' font-weight="bold"' if piece.weight == "bold" else ""
+            out.append(f'<tspan x="{_fmt(at)}" y="{_fmt(baseline)}"{attrs}>'
+                       f'{escape("".join(texts))}</tspan>')
     out.append("</text>")
     return Markup("<g>" + "".join(out) + "".join(icon_out) + "</g>")
 

@@ -517,7 +517,7 @@ def test_saving_a_file_sends_an_event_naming_the_changed_card(live):
             assert event["game"] == GAME and event["cards"] == ["stalls/goldfish"]
             assert event["ok"] is True and event["checked"] is False
             svg = http.get(f"/api/games/{GAME}/cards/stalls/goldfish.svg").text
-            assert ">Goldfish</tspan>" in svg and ">Pond</tspan>" in svg
+            assert ">Goldfish Pond</tspan>" in svg      # a line of words is one run
             event = next_event(lines)
             assert event["checked"] is True and event["cards"] == [] and event["problems"] == 0
             stalls.write_text(good.replace("cost: 3, text: \"Each", "cost: 9, text: \"Each"))

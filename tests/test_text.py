@@ -85,3 +85,18 @@ def test_shipped_metrics_match_the_font_files():
                            ("Symbola", "normal")):
         file = fonts.FAMILIES[fonts.resolve_family(family)][weight]
         assert fonts.face(family, weight) == fonts.read_metrics(file)
+
+
+def test_a_line_of_words_in_one_face_is_one_run_spaced_as_measured():
+    """Words that the font's own space separates are drawn in one call; bold, an icon or a
+    new line starts another run, each where the layout measured it."""
+    icons = {"food": '<circle cx="50" cy="50" r="40"/>'}
+    svg = str(text.text_box("the river **floods** the valley :food: at dawn", 0, 0, 200, 10,
+                            size=10, icons=icons))
+    spans = tspans(svg)
+    assert [t for _, _, t in spans] == ["the river", "floods", "the valley", "at dawn"]
+    assert spans[1][0] == pytest.approx(text.text_width("the river ", 10), abs=1e-3)
+    assert spans[2][0] == pytest.approx(text.text_width("the river ", 10) + text.text_width(
+        "floods", 10, weight="bold") + text.text_width(" ", 10), abs=1e-3)
+    wrapped = tspans(text.text_box("one two three four five six", 0, 0, 20, 30, size=10))
+    assert len({y for _, y, _ in wrapped}) == len(wrapped) > 1     # a run per line
