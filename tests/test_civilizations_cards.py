@@ -408,7 +408,8 @@ def _parse(face) -> ElementTree.Element:
 
 
 def _boxes(node, flip=None):
-    """Yield (text, x0, y0, x1, y1) for every line of text under node, in card millimetres."""
+    """Yield (text, x0, y0, x1, y1) for every run of text under node (the words of a line in
+    one face), in card millimetres."""
     transform = node.get("transform", "")
     turned = re.match(r"rotate\(180 ([\d.]+) ([\d.]+)\)", transform)
     if turned:
@@ -499,7 +500,7 @@ def test_great_person_names_and_wonders_are_printed(cards, faces):
     for card in cards:
         named = (card["person"] or card["wonder"] or {}).get("name")
         if named:
-            words = {t for t, *_ in _boxes(_parse(faces[card["id"]][0]))}
+            words = {w for t, *_ in _boxes(_parse(faces[card["id"]][0])) for w in t.split()}
             assert set(named.split()) <= words, card["id"]
 
 
