@@ -170,6 +170,32 @@ def test_streams_are_per_stage_so_terrain_never_moves_a_border():
     assert a.stream("terrain").random() != b.stream("terrain").random()
 
 
+
+def test_a_try_dropped_before_its_cells_are_built_would_fail_when_they_are():
+    """The early look at the Delaunay triangles drops only tries that the clipped cells
+    would reject too (so dropping them early leaves every map as it was)."""
+    import shapely
+
+    from printshop.games.pocketciv_maps import generate as g
+    from printshop.games.pocketciv_maps.coast import min_border
+    dropped = 0
+    for name in ("standard", "two-player", "peninsula"):
+        v = variant(name)
+        for n in range(40):
+            seed = Seed("m1", name, n)
+            drawn = g._land(seed, v, 0)
+            if drawn is None:
+                continue
+            sizes, shapes = drawn
+            shape, bounds = shapes[0], shapes[0].bounds
+            sites = g._sites(seed.stream("sites:0"), shape, sizes[0], bounds)
+            points = shapely.multipoints(g._relax(sites, g._samples(shape, bounds),
+                                                  g.LLOYD_ROUNDS))
+            if g._short_inland_edge(points, shape, min_border(v)):
+                dropped += 1
+                assert g._soon_too_short(g._diagram(bounds, points), shape, min_border(v))
+    assert dropped > 20
+
 # One rule broken at a time ----------------------------------------------------------------------
 
 BRICK = read(EXAMPLES / "brickfields.yaml")

@@ -227,15 +227,3 @@ def give_coast(stream, v: Variant, coasts: list) -> Coast | None:
             coast.lists.setdefault(name, []).append(stretch[name] + _area_list(order, i))
     return coast
 
-
-def with_cuts(ring: list[Point], cuts: dict) -> list[Point]:
-    """Return the ring with the Frontier/Sea cut points put into its edges."""
-    if all(a not in ring for a, _ in cuts):       # no cut edge starts in this ring
-        return list(ring)
-    out = []
-    for i, a in enumerate(ring):
-        out.append(a)
-        b = ring[(i + 1) % len(ring)]
-        if (a, b) in cuts:
-            out.append(cuts[(a, b)])
-    return out

@@ -11,8 +11,10 @@ Stages, each drawing from its own stream of the seed (see seed.py):
   tribes    in distinct regions, those with both Mountain and Forest first
 Only cheap geometric checks reject a try (a region in two pieces, a border too short to see,
 a region too cramped for its icons); the rules themselves cannot fail. Most tries that fail
-have two sites whose Voronoi cells share a short edge; those two cells are clipped and
-measured first, so a doomed try is dropped before the other cells are clipped.
+have two sites whose Voronoi cells share a short edge. When that edge lies well inside the
+land, the Delaunay triangles of the sites show it before any cell is built, and the try is
+dropped there; otherwise the two cells are clipped and measured first, so a doomed try is
+dropped before the other cells are clipped.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import numpy as np
 import shapely
 from shapely import Polygon
 
-from .coast import AREA_KIND, Coast, Point, give_coast, length, min_border, with_cuts
+from .coast import AREA_KIND, Coast, Point, give_coast, length, min_border
 from .model import Area, Region, WorldMap
 from .seed import Seed, below, between, shuffled
 from .variant import Variant, variant
@@ -74,7 +76,8 @@ def _blob(stream, v: Variant, cx: float, cy: float, rx: float, ry: float,
                        between(stream, 0.0, 2 * math.pi)) for k in WAVES])
     multiples, turns = _angles(points)
     # math.cos, not numpy's: the same value on every machine that has the same C library
-    cosines = np.array([list(map(math.cos, row)) for row in (multiples + waves[:, 1:]).tolist()])
+    angles = (multiples + waves[:, 1:]).ravel().tolist()
+    cosines = np.fromiter(map(math.cos, angles), float, len(angles)).reshape(len(WAVES), -1)
     terms = waves[:, :1] * cosines
     radii = 1.0 + terms[0] + terms[1] + terms[2] + terms[3]       # added in this order
     return ((np.array([[rx], [ry]]) * radii) * turns + np.array([[cx], [cy]])).T
@@ -138,13 +141,73 @@ def _sites(stream, shape: Polygon, n: int, bounds: Bounds) -> list[Point]:
     return out[:n]
 
 
-def _diagram(bounds: Bounds, sites: np.ndarray) -> np.ndarray:
+def _diagram(bounds: Bounds, sites: shapely.MultiPoint) -> np.ndarray:
     """Return the Voronoi cells of the sites, not yet clipped to the land (whose bounds are
     given), in site order."""
     x0, y0, x1, y1 = bounds
     frame = shapely.box(x0 - FRAME, y0 - FRAME, x1 + FRAME, y1 + FRAME)
-    return shapely.get_parts(shapely.voronoi_polygons(shapely.multipoints(sites),
-                                                      extend_to=frame, ordered=True))
+    return shapely.get_parts(shapely.voronoi_polygons(sites, extend_to=frame, ordered=True))
+
+
+def _circumcentre(a: Point, b: Point, c: Point) -> Point | None:
+    """Return the centre of the circle through three points (a corner of the Voronoi
+    diagram, where the cells of the three sites meet); None when they lie in a line."""
+    bx, by, cx, cy = b[0] - a[0], b[1] - a[1], c[0] - a[0], c[1] - a[1]
+    d = 2 * (bx * cy - by * cx)
+    if d == 0:
+        return None
+    b2, c2 = bx * bx + by * by, cx * cx + cy * cy
+    return a[0] + (cy * b2 - by * c2) / d, a[1] + (bx * c2 - cx * b2) / d
+
+
+def _short_inland_edge(sites: shapely.MultiPoint, shape: Polygon, shortest: float) -> bool:
+    """Say, before the Voronoi cells are built, whether two of them surely share a border
+    too short to print, so the try would fail _soon_too_short anyway.
+
+    Such a border is an edge of the diagram between 1 and ``shortest`` - 1 long, lying well
+    inside the land (clipping cannot shorten it), whose neighbouring edges are longer than 1
+    (rounding to a tenth cannot join it to another). The diagram's corners are the centres
+    of the Delaunay triangles' circles (the triangulation the diagram is built from, far
+    quicker to get), and an edge joins the corners of the two triangles on either side of
+    a pair of sites. False proves nothing."""
+    corners = list(zip(*shapely.get_coordinates(shapely.delaunay_triangles(sites)).T.tolist()))
+    near = 1.0
+    centres: list[Point] = []
+    ends: dict[tuple[Point, Point], list[int]] = {}     # a pair of sites -> its corners
+    for k in range(0, len(corners), 4):               # each triangle: a closed ring of 4
+        a, b, c = sorted(corners[k:k + 3])
+        centre = _circumcentre(a, b, c)
+        if centre is None:
+            return False
+        n = len(centres)
+        centres.append(centre)
+        for pair in ((a, b), (b, c), (a, c)):
+            if pair in ends:
+                ends[pair].append(n)
+            else:
+                ends[pair] = [n]
+    span = {pair: math.dist(centres[m[0]], centres[m[1]]) if len(m) == 2 else math.inf
+            for pair, m in ends.items()}
+    short = [pair for pair, d in span.items() if near < d < shortest - near]
+    if not short:
+        return False
+    meeting: list[list[float]] = [[] for _ in centres]      # corner -> its edges' lengths
+    for pair, m in ends.items():
+        for n in m:
+            meeting[n].append(span[pair])
+    boundary = shapely.get_exterior_ring(shape)
+    for pair in short:
+        m = ends[pair]
+        if min(meeting[m[0]] + meeting[m[1]]) <= near:
+            continue                                   # a neighbouring edge is too short
+        edge = [centres[n] for n in m]
+        xs, ys = zip(*edge)
+        # Each point of the edge is nearer one end than that end is to the coast, so the
+        # whole edge lies inside the land when both ends do.
+        if shapely.contains_xy(shape, xs, ys).all() and \
+                shapely.distance(shapely.points(edge), boundary).sum() > span[pair] + near:
+            return True
+    return False
 
 
 def _samples(shape: Polygon, bounds: Bounds) -> tuple[np.ndarray, np.ndarray]:
@@ -165,14 +228,21 @@ def _relax(sites: list[Point], samples: tuple[np.ndarray, np.ndarray],
     cx, cy = np.array(sites).T
     n = len(sites)
     for _ in range(rounds):
-        d2 = (xs - cx[:, None]) ** 2 + (ys - cy[:, None]) ** 2     # a row per site
+        d2 = xs - cx[:, None]                        # a row per site: dx * dx + dy * dy,
+        d2 *= d2                                     # worked in place (the same numbers)
+        dy = ys - cy[:, None]
+        dy *= dy
+        d2 += dy
         nearest = d2.argmin(axis=0)
         counts = np.bincount(nearest, minlength=n)
-        moved = counts > 0
-        cx = np.divide(np.bincount(nearest, weights=xs, minlength=n), counts, out=cx,
-                       where=moved)
-        cy = np.divide(np.bincount(nearest, weights=ys, minlength=n), counts, out=cy,
-                       where=moved)
+        sum_x = np.bincount(nearest, weights=xs, minlength=n)
+        sum_y = np.bincount(nearest, weights=ys, minlength=n)
+        if counts.all():                             # as a rule every site has samples
+            cx, cy = sum_x / counts, sum_y / counts
+        else:
+            moved = counts > 0
+            cx = np.divide(sum_x, counts, out=cx, where=moved)
+            cy = np.divide(sum_y, counts, out=cy, where=moved)
     return np.stack([cx, cy], axis=1)
 
 
@@ -225,7 +295,10 @@ def _piece_rings(stream, shape: Polygon, n: int, shortest: float) -> list[list[P
     sites = _sites(stream, shape, n, bounds)
     if n == 1:
         return _rings(shapely.get_parts(shapely.GeometryCollection([shape])))
-    diagram = _diagram(bounds, _relax(sites, _samples(shape, bounds), LLOYD_ROUNDS))
+    points = shapely.multipoints(_relax(sites, _samples(shape, bounds), LLOYD_ROUNDS))
+    if _short_inland_edge(points, shape, shortest):
+        return None
+    diagram = _diagram(bounds, points)
     if _soon_too_short(diagram, shape, shortest):
         return None
     return _rings(shapely.intersection(diagram, shape))
@@ -478,20 +551,32 @@ def _ids(numbers: list[int]) -> list[str]:
     return ids
 
 
+def _named_ring(ring: list[Point], beyond: list[int], coast: Coast,
+                ids: list[str]) -> tuple[list[Point], list[str]]:
+    """Return a region's ring with the Frontier/Sea cut points put into its coast edges,
+    and the name of what lies beyond each edge: a region's id, a Frontier or a Sea."""
+    points: list[Point] = []
+    names: list[str] = []
+    cuts, areas = coast.cuts, coast.edges
+    for a, b, other in zip(ring, ring[1:] + ring[:1], beyond):
+        points.append(a)
+        if other != COAST:
+            names.append(ids[other])
+        elif (a, b) in cuts:
+            p = cuts[a, b]
+            points.append(p)
+            names += (areas[a, p], areas[p, b])
+        else:
+            names.append(areas[a, b])
+    return points, names
+
+
 def _regions(layout: Layout, coast: Coast, ids: list[str], numbers: list[int],
              icons: list[list[str]], tribes: list[int]) -> list[Region]:
     """Return the regions, in number order, each with its borders and their lines."""
-    rings = [with_cuts(ring, coast.cuts) for ring in layout.rings]
-    owner: dict[tuple[Point, Point], int] = {}
-    for r, ring in enumerate(rings):
-        owner.update(zip(_edges(ring), repeat(r)))
     regions = []
-    for n, r in enumerate(sorted(range(len(rings)), key=lambda r: (numbers[r], ids[r]))):
-        ring = rings[r]
-        others = map(owner.get, zip(ring[1:] + ring[:1], ring))
-        beyond = [ids[o] if o is not None else coast.edges[edge]
-                  for o, edge in zip(others, _edges(ring))]
-        runs = _runs(rings[r], beyond)
+    for n, r in enumerate(sorted(range(len(layout.rings)), key=lambda r: (numbers[r], ids[r]))):
+        runs = _runs(*_named_ring(layout.rings[r], layout.beyond[r], coast, ids))
         regions.append(Region(ids[r], numbers[r], tuple(x for x, _ in runs), tuple(icons[r]),
                               tribes[r], None, tuple(tuple(line) for _, line in runs),
                               ("regions", n)))
