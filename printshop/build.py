@@ -135,8 +135,34 @@ def cards_within_limit(games: list[Game]) -> None:
                 f"copies counted ({limits.number(n)} of them in {part.id})", limit)))
 
 
+# The games of the build in progress, by id. Worker processes are forked with them, so a job
+# names its game instead of carrying it (a deck of 10,000 cards pickles to 7.6 MB).
+_LOADED: dict[str, Game] = {}
+
+
 def _job(args):
-    return render_component(*args)
+    game_id, *rest = args
+    return render_component(_LOADED[game_id], *rest)
+
+
+def _contents_page(game_id: str, components: list[ComponentPDF], run: PrintRun,
+                   opts: PrintOptions) -> bytes:
+    from .contents import contents_pdf
+
+    return contents_pdf(GameBuild(_LOADED[game_id], components, run=run), opts)
+
+
+def _sheets(pages: list, title: str) -> bytes:
+    """Draw pages of the print run (shared sheets); cairo is imported where they are drawn."""
+    from .pdf import pages_to_pdf
+
+    return pages_to_pdf(pages, title)
+
+
+def _blank_page(game_id: str, opts: PrintOptions) -> bytes:
+    from .contents import blank_pdf
+
+    return blank_pdf(_LOADED[game_id], opts)
 
 
 def default_jobs() -> int:
@@ -230,11 +256,17 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
     # after everything else, so it had better be a small one.
     weight = {g.id: sum(1 for i, _, _ in work if tasks[i][0] is g) for g in games}
     for i, k, job in sorted(work, key=lambda w: -weight[tasks[w[0]][0].id]):
-        workers.add(_job, (job,), lambda res, i=i, k=k: share_done(i, k, res))
+        workers.add(_job, ((job[0].id,) + job[1:],),
+                    lambda res, i=i, k=k: share_done(i, k, res))
     for g in games:
         if left[g.id] == 0:
             drawn(g)
-    workers.run()
+    _LOADED.clear()
+    _LOADED.update((g.id, g) for g in games)
+    try:
+        workers.run()
+    finally:
+        _LOADED.clear()
     problems = Problems()
     for res in results:
         if isinstance(res, list):
@@ -263,16 +295,14 @@ def plan(build: GameBuild, opts: PrintOptions) -> PrintRun:
 def combine(build: GameBuild, opts: PrintOptions, workers, rank: int) -> None:
     """Queue the parts of the game's print-and-play PDF (a contents page, then every run of
     pages) that must be drawn; when the last is, join them all into ``build.combined``."""
-    from .contents import blank_pdf, contents_pdf
-    from .pdf import pages_to_pdf
-
     run = build.run
     name = build.game.manifest.name
     pdfs = {c.component: c.pdf for c in build.components}
-    # The contents page needs what the components are, not their pages.
-    listed = replace(build, components=[replace(c, pdf=b"") for c in build.components])
-    drawings = {"contents": (contents_pdf, (listed, opts)),
-                "blank": (blank_pdf, (build.game, opts))}
+    # The contents page needs what the components are, not their pages or cards (a worker
+    # would be sent them all: 25 MB for a deck of 10,000 distinct cards).
+    listed = [replace(c, pdf=b"", items=None) for c in build.components]
+    drawings = {"contents": (_contents_page, (build.game.id, listed, run, opts)),
+                "blank": (_blank_page, (build.game.id, opts))}
     parts: list[list] = [["Contents", "contents", None]]
     if run.blank_after_contents:
         parts.append([None, "blank", None])
@@ -282,7 +312,7 @@ def combine(build: GameBuild, opts: PrintOptions, workers, rank: int) -> None:
             if source.blank:
                 parts.append([title, "blank", None])
             elif source.pages:
-                drawings[len(parts)] = (pages_to_pdf, (source.pages, f"{name} — {r.title}"))
+                drawings[len(parts)] = (_sheets, (source.pages, f"{name} — {r.title}"))
                 parts.append([title, len(parts), None])
             else:
                 parts.append([title, pdfs[source.component], source.indexes])

@@ -190,6 +190,7 @@ def text_box(text, x: float, y: float, w: float, h: float, size: float = 9,
            f'fill="{escape(color)}">']
     icon_out = []
     space_em = fonts.face(family).width(" ")
+    spaced = {(family, "normal"): True}     # faces whose space is the one measured
     for n, line in enumerate(lines):
         baseline = top + face.ascent * em + n * line_height * em
         line_w = (line[-1][0] + sum(p.width for p in line[-1][1])) if line else 0.0
@@ -206,9 +207,11 @@ def text_box(text, x: float, y: float, w: float, h: float, size: float = 9,
                     joinable = False
                 elif piece.text:
                     last = runs[-1][1] if runs else None
-                    if joinable and k == 0 and (last.family, last.weight) == \
-                            (piece.family, piece.weight) and \
-                            fonts.face(piece.family, piece.weight).width(" ") == space_em:
+                    face_of = (piece.family, piece.weight)
+                    if face_of not in spaced:
+                        spaced[face_of] = fonts.face(*face_of).width(" ") == space_em
+                    if joinable and k == 0 and (last.family, last.weight) == face_of and \
+                            spaced[face_of]:
                         runs[-1][2].append(" " + piece.text)   # its face's own space is the
                     else:                                      # one the layout measured
                         runs.append((cursor, piece, [piece.text]))
