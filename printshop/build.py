@@ -7,6 +7,7 @@ there are several), and a game's print-and-play file is drawn as soon as its com
 
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -135,34 +136,38 @@ def cards_within_limit(games: list[Game]) -> None:
                 f"copies counted ({limits.number(n)} of them in {part.id})", limit)))
 
 
-# The games of the build in progress, by id. Worker processes are forked with them, so a job
-# names its game instead of carrying it (a deck of 10,000 cards pickles to 7.6 MB).
-_LOADED: dict[str, Game] = {}
+# The games of the builds in progress, by (build, game id). Worker processes are forked with
+# them, so a job names its game instead of carrying it (a deck of 10,000 cards pickles to
+# 7.6 MB, and a copy comes without its compiled templates). Each build adds and removes only
+# its own: the studio may run two at once, in two threads.
+_LOADED: dict[tuple[int, str], Game] = {}
+_BUILDS = itertools.count()
+GameRef = tuple[int, str]
 
 
 def _job(args):
-    game_id, *rest = args
-    return render_component(_LOADED[game_id], *rest)
+    ref, *rest = args
+    return render_component(_LOADED[ref], *rest)
 
 
-def _contents_page(game_id: str, components: list[ComponentPDF], run: PrintRun,
+def _contents_page(ref: GameRef, components: list[ComponentPDF], run: PrintRun,
                    opts: PrintOptions) -> bytes:
     from .contents import contents_pdf
 
-    return contents_pdf(GameBuild(_LOADED[game_id], components, run=run), opts)
+    return contents_pdf(GameBuild(_LOADED[ref], components, run=run), opts)
 
 
-def _sheets(pages: list, title: str) -> bytes:
+def _shared_sheets(pages: list, title: str) -> bytes:
     """Draw pages of the print run (shared sheets); cairo is imported where they are drawn."""
     from .pdf import pages_to_pdf
 
     return pages_to_pdf(pages, title)
 
 
-def _blank_page(game_id: str, opts: PrintOptions) -> bytes:
+def _blank_page(ref: GameRef, opts: PrintOptions) -> bytes:
     from .contents import blank_pdf
 
-    return blank_pdf(_LOADED[game_id], opts)
+    return blank_pdf(_LOADED[ref], opts)
 
 
 def default_jobs() -> int:
@@ -211,20 +216,22 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
     left = {g.id: 0 for g in games}       # components of each game not drawn yet
     for i in todo:
         left[tasks[i][0].id] += 1
-    state = {"failed": False, "pages": 0}
+    failed, pages = False, 0       # a problem so far; pages of the games drawn so far
+    build_id = next(_BUILDS)
 
     def drawn(game: Game) -> None:
         """All of a game's components are drawn: queue its print-and-play file's parts,
         unless the build will fail anyway (a problem, or too many pages in all)."""
+        nonlocal failed, pages
         b = builds[game.id]
         for (g, _, _), key, res in zip(tasks, keys, results):
-            if g is game and not isinstance(res, list):
+            if g is game and isinstance(res, list):
+                failed = True
+            elif g is game:
                 b.components.append(res)
                 b.cache[res.component] = key
-        state["failed"] |= any(isinstance(res, list) for (g, _, _), res in zip(tasks, results)
-                               if g is game)
-        state["pages"] += sum(c.pages for c in b.components)
-        if state["failed"] or state["pages"] > limits.current().max_output_pages:
+        pages += sum(c.pages for c in b.components)
+        if failed or pages > limits.current().max_output_pages:
             return
         key = cache.combined_key(list(b.cache.values()), opts)
         b.cache["print-and-play"] = key
@@ -235,7 +242,7 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
             return
         b.run = plan(b, opts)
         b.paper = {"pages": b.run.pages, "sheets": b.run.sheets()}
-        combine(b, opts, workers, URGENT)
+        combine(b, opts, workers, URGENT, (build_id, game.id))
 
     def share_done(i: int, k: int, res) -> None:
         """Share k of component i is drawn; when all are, the component is (its shares
@@ -256,17 +263,18 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
     # after everything else, so it had better be a small one.
     weight = {g.id: sum(1 for i, _, _ in work if tasks[i][0] is g) for g in games}
     for i, k, job in sorted(work, key=lambda w: -weight[tasks[w[0]][0].id]):
-        workers.add(_job, ((job[0].id,) + job[1:],),
+        workers.add(_job, (((build_id, job[0].id),) + job[1:],),
                     lambda res, i=i, k=k: share_done(i, k, res))
     for g in games:
         if left[g.id] == 0:
             drawn(g)
-    _LOADED.clear()
-    _LOADED.update((g.id, g) for g in games)
+    mine = {(build_id, g.id): g for g in games}
+    _LOADED.update(mine)
     try:
         workers.run()
     finally:
-        _LOADED.clear()
+        for ref in mine:
+            _LOADED.pop(ref, None)
     problems = Problems()
     for res in results:
         if isinstance(res, list):
@@ -292,17 +300,18 @@ def plan(build: GameBuild, opts: PrintOptions) -> PrintRun:
     return plan_run(build.game, build.components, opts)
 
 
-def combine(build: GameBuild, opts: PrintOptions, workers, rank: int) -> None:
+def combine(build: GameBuild, opts: PrintOptions, workers, rank: int, ref: GameRef) -> None:
     """Queue the parts of the game's print-and-play PDF (a contents page, then every run of
-    pages) that must be drawn; when the last is, join them all into ``build.combined``."""
+    pages) that must be drawn; when the last is, join them all into ``build.combined``. The
+    jobs name the game by ``ref`` (see _LOADED)."""
     run = build.run
     name = build.game.manifest.name
     pdfs = {c.component: c.pdf for c in build.components}
     # The contents page needs what the components are, not their pages or cards (a worker
     # would be sent them all: 25 MB for a deck of 10,000 distinct cards).
     listed = [replace(c, pdf=b"", items=None) for c in build.components]
-    drawings = {"contents": (_contents_page, (build.game.id, listed, run, opts)),
-                "blank": (_blank_page, (build.game.id, opts))}
+    drawings = {"contents": (_contents_page, (ref, listed, run, opts)),
+                "blank": (_blank_page, (ref, opts))}
     parts: list[list] = [["Contents", "contents", None]]
     if run.blank_after_contents:
         parts.append([None, "blank", None])
@@ -312,20 +321,20 @@ def combine(build: GameBuild, opts: PrintOptions, workers, rank: int) -> None:
             if source.blank:
                 parts.append([title, "blank", None])
             elif source.pages:
-                drawings[len(parts)] = (_sheets, (source.pages, f"{name} — {r.title}"))
+                drawings[len(parts)] = (_shared_sheets, (source.pages, f"{name} — {r.title}"))
                 parts.append([title, len(parts), None])
             else:
                 parts.append([title, pdfs[source.component], source.indexes])
             title = None
     needed = {part[1] for part in parts if not isinstance(part[1], bytes)}
-    drawn: dict = {}
+    made: dict = {}
 
     def part_done(which, pdf: bytes) -> None:
-        drawn[which] = pdf
-        if len(drawn) == len(needed):
+        made[which] = pdf
+        if len(made) == len(needed):
             from .merge import merge
 
-            build.combined = merge([(t, p if isinstance(p, bytes) else drawn[p], i)
+            build.combined = merge([(t, p if isinstance(p, bytes) else made[p], i)
                                     for t, p, i in parts], f"{name} — print and play")
 
     for which in [w for w in drawings if w in needed]:

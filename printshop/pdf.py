@@ -6,19 +6,20 @@ import datetime as dt
 import hashlib
 import io
 import os
+import re
 from functools import lru_cache
 from typing import BinaryIO, Iterable
 
 from .fonts import use_shipped_fonts
 from .impose import Page, page_svg
 
-PT_PER_MM = 72 / 25.4
 
 use_shipped_fonts()
 
 import cairocffi as cairo  # noqa: E402  (fontconfig must be pointed at our fonts first)
 
 from . import drawing, render  # noqa: E402
+from .render import PT_PER_MM  # noqa: E402
 from .faces import Stamps  # noqa: E402
 
 
@@ -153,13 +154,41 @@ def set_boxes(pdf: bytes, pages: list[Page]) -> bytes:
     return buf.getvalue()
 
 
+_XOBJECTS = re.compile(rb"/XObject\s*<<([^<>]*)>>")
+_REFERENCE = re.compile(rb"/[^\s/<>\[\]()]+\s+\d+\s+\d+\s+R")
+
+
+def unique_xobjects(pdf: bytes) -> bytes:
+    """Return cairo's PDF with each page's and form's /XObject dictionary listing a name once.
+
+    cairo lists a form again each time a page paints it (the same name, the same object), and
+    a dictionary may not repeat a key: strict preflight tools refuse it. The repeats are
+    blanked with spaces, so every byte offset, and so the cross-reference table, stays right.
+    """
+    def once(found) -> bytes:
+        seen: set[bytes] = set()
+
+        def entry(ref) -> bytes:
+            if ref.group() in seen:
+                return b" " * len(ref.group())
+            seen.add(ref.group())
+            return ref.group()
+
+        start, end = found.span(1)
+        whole = found.group()
+        body = _REFERENCE.sub(entry, found.group(1))
+        return whole[:start - found.start()] + body + whole[end - found.start():]
+
+    return _XOBJECTS.sub(once, pdf)
+
+
 def pages_to_pdf(pages: list[Page], title: str, first: int = 1, total: int | None = None
                  ) -> bytes:
     """Render a list of pages to PDF bytes, with print boxes where pages set them (labelled
     from page ``first`` of ``total``: a part of a longer document)."""
     buf = io.BytesIO()
     render_pdf(pages, buf, title, total or len(pages), first)
-    data = buf.getvalue()
+    data = unique_xobjects(buf.getvalue())
     if any(p.trim_box for p in pages):
         data = set_boxes(data, pages)
     return data

@@ -189,7 +189,7 @@ def text_box(text, x: float, y: float, w: float, h: float, size: float = 9,
     out = [f'<text class="{RUN_CLASS}" font-family="{family}" font-size="{_fmt(em, 6)}" '
            f'fill="{escape(color)}">']
     icon_out = []
-    space_em = fonts.face(family).width(" ")
+    space_em = face.width(" ")
     spaced = {(family, "normal"): True}     # faces whose space is the one measured
     for n, line in enumerate(lines):
         baseline = top + face.ascent * em + n * line_height * em

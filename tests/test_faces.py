@@ -59,6 +59,23 @@ def test_each_distinct_face_is_one_form_however_many_copies(wrath):
     assert forms(data) < len(distinct) < len(placed)
 
 
+def test_no_page_lists_a_form_twice_in_its_resources(wrath, tmp_path):
+    """A PDF dictionary may not repeat a key; cairo lists a form once per placement, and
+    pages_to_pdf blanks the repeats without moving a byte."""
+    _, pages = wrath
+    data = pdf.pages_to_pdf(pages, "wrath")
+    dictionaries = re.findall(rb"/XObject\s*<<([^<>]*)>>", data)
+    assert dictionaries
+    for names in dictionaries:
+        keys = re.findall(rb"/[^\s/<>]+(?=\s+\d+\s+\d+\s+R)", names)
+        assert len(keys) == len(set(keys)), names
+    path = tmp_path / "wrath.pdf"
+    path.write_bytes(data)
+    checked = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True)
+    assert checked.returncode == 0 and not checked.stderr      # the xref table still holds
+    assert len(pngs(data, tmp_path, "wrath")) == len(pages)
+
+
 def test_pieces_look_like_the_page_drawn_whole(wrath, tmp_path, monkeypatch):
     _, pages = wrath
     stamped = pngs(pdf.pages_to_pdf(pages, "wrath"), tmp_path, "stamped")

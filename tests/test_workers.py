@@ -65,8 +65,8 @@ def test_print_and_play_files_drawn_by_workers_are_the_bytes_one_process_draws(
     build(project, ["poker", "poker2"], PrintOptions(), tmp_path / "one", jobs=1)
     drawn_by = []
     real = build_module.combine
-    monkeypatch.setattr(build_module, "combine", lambda b, opts, workers, rank: (
-        drawn_by.append(workers.processes), real(b, opts, workers, rank)))
+    monkeypatch.setattr(build_module, "combine", lambda b, opts, workers, rank, ref: (
+        drawn_by.append(workers.processes), real(b, opts, workers, rank, ref)))
     report = build(project, ["poker", "poker2"], PrintOptions(), tmp_path / "two", jobs=2)
     assert drawn_by == [2, 2]            # both print-and-play files were drawn by workers
     gangs = [s for r in report.games[0].run.runs for s in r.sources if s.pages]
@@ -74,3 +74,26 @@ def test_print_and_play_files_drawn_by_workers_are_the_bytes_one_process_draws(
     one, two = files(tmp_path / "one"), files(tmp_path / "two")
     assert "poker/poker-print-and-play.pdf" in one and one.keys() == two.keys()
     assert one == two
+
+
+def test_two_builds_at_once_in_one_process_each_find_their_games(tmp_path):
+    """The studio serves downloads from threads: two print-and-play files drawn at once."""
+    import threading
+
+    project = poker_project(tmp_path / "p", spare="poker")
+    errors, outs = [], []
+
+    def one(n):
+        try:
+            build(project, ["poker"], PrintOptions(), tmp_path / f"out{n}", jobs=1)
+            outs.append(n)
+        except Exception as exc:      # noqa: BLE001 - reported below
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=one, args=(n,)) for n in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and sorted(outs) == [0, 1, 2]
+    assert files(tmp_path / "out0") == files(tmp_path / "out1") == files(tmp_path / "out2")
