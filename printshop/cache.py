@@ -200,10 +200,10 @@ def _plain(value):
 
 
 def manifest_text(game: Game) -> str:
-    """Return the manifest as a component's key hashes it: pydantic's dump as sorted JSON.
+    """Return the manifest as a component's key hashes it: its JSON dump, keys sorted.
 
     A game read back from the load cache brings the text along, so a rebuild need not make
-    its manifest (pydantic) just to hash it.
+    its manifest just to hash it.
     """
     memo = game.memo.get("manifest_json")
     if memo is not None and memo[0] is game.__dict__.get("_manifest"):

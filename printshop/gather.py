@@ -2,7 +2,7 @@
 
 The build, the bill of materials and the exporters all start here; it imports none of them.
 Games come through the load cache (printshop.loadcache): an unchanged game is read back
-without parsing its YAML or importing pydantic, and rules that passed on the same files are
+without parsing its YAML or checking its manifest, and rules that passed on the same files are
 not run again by a build.
 """
 

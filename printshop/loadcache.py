@@ -1,20 +1,18 @@
 """Load a game once per content: a cache of loaded, schema-checked games and of passed rules.
 
-Loading a game parses its YAML keeping every key's line, checks the manifest with pydantic
-(about a fifth of a second just to import) and every card against its fields; running its rules
-may draw maps. All of it is a function of the game's files, printshop's own code and the
+Loading a game parses its YAML keeping every key's line, checks the manifest (printshop.strict)
+and every card against its fields; running its rules may draw maps. All of it is a function of the game's files, printshop's own code and the
 limits, so a game whose files hash the same as last time is read back from a JSON file instead:
 
-- The key hashes printshop's code (cache.code_fingerprint), the Python, PyYAML and pydantic in
-  use, the limits, the game's id and folders as messages name them, and the name and bytes of
+- The key hashes printshop's code (cache.code_fingerprint), the Python and PyYAML in use, the limits, the game's id and folders as messages name them, and the name and bytes of
   every file under its data and template folders, each read through guard.read_project_file.
   A folder holding a symbolic link, a FIFO, a device or a file over max_file_bytes is never
   cached (what such a file does depends on more than its folder), nor is a game whose folder
   leads out of the project.
 - Only successes are kept: a game that fails to load, or whose rules fail, is loaded and checked
   afresh every time, so every message keeps its file and line. A game read back is the same
-  game: its cards, data and line numbers as loaded; its manifest is checked by pydantic again
-  from the same parsed data when something first needs more than its id, kind and name.
+  game: its cards, data and line numbers as loaded; its manifest is checked again from the same
+  parsed data when something first needs more than its id, kind and name.
 - The files live in a folder only this user can reach (guard.private_dir, beside Jinja's
   compiled templates), never in the project or the output folder, so neither a game folder
   nor anything planted in an output folder can vouch for a game; each is JSON (no code), named
@@ -48,7 +46,7 @@ def _environment() -> str:
     from importlib.util import find_spec
 
     out = [sys.version, str(sys.get_int_max_str_digits())]
-    for name in ("yaml", "pydantic", "pydantic_core"):
+    for name in ("yaml",):
         try:
             spec = find_spec(name)
             info = os.stat(spec.origin)

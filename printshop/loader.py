@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import re
-import types
-import typing
 from pathlib import Path, PurePosixPath
-
-from pydantic import BaseModel, ValidationError
 
 from . import guard
 from . import fonts
@@ -18,151 +14,28 @@ from .models import (ID_PATTERN, Card, CheckSpec, DeckComponent, Game, Manifest,
 from .project import SHARED_TEMPLATES, GameFolder, did_you_mean
 from .schema import MAX_COPIES, RESERVED, check_fields
 from .source import Document, load_document
+from .strict import ValidationError, short
 
 _ID = re.compile(ID_PATTERN)
 _WHOLE = re.compile(r"-?[0-9]{1,12}")  # ASCII digits only: int() would also take '²' or '٣'
 
 
-def _resolve(tp, data):
-    """Unwrap Annotated and unions down to the type that fits ``data``."""
-    while True:
-        origin = typing.get_origin(tp)
-        if origin is typing.Annotated:
-            tp = typing.get_args(tp)[0]
-        elif origin in (typing.Union, types.UnionType):
-            args = typing.get_args(tp)
-            models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
-            chosen = None
-            if isinstance(data, dict) and models:
-                chosen = next((m for m in models if "kind" in m.model_fields and
-                               data.get("kind") in typing.get_args(
-                                   m.model_fields["kind"].annotation)), models[0])
-            elif isinstance(data, list):
-                chosen = next((a for a in args if typing.get_origin(a) in (list, tuple)), None)
-            tp = chosen or next(a for a in args if a is not type(None))
-        else:
-            return tp
-
-
-def _step(tp, part):
-    """Return the type one key or index below ``tp``."""
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
-        field = tp.model_fields.get(part)
-        return field.annotation if field else None
-    origin = typing.get_origin(tp)
-    if origin in (list, tuple):
-        return typing.get_args(tp)[0]
-    if origin is dict:
-        return typing.get_args(tp)[1]
-    return None
-
-
-def _accepted_keys(root: type[BaseModel], data, path: tuple) -> list[str]:
-    """Return the keys the model at ``path`` accepts."""
-    tp = root
-    for part in path:
-        tp = _step(_resolve(tp, data), part)
-        if tp is None:
-            return []
-        data = data[part] if isinstance(data, (dict, list)) else None
-    tp = _resolve(tp, data)
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return [f.alias or name for name, f in tp.model_fields.items()]
-    return []
-
-
-def _clean_loc(data, loc) -> tuple:
-    """Drop the union and tag names pydantic adds, keeping only real keys and indexes."""
-    out, cur = [], data
-    for n, part in enumerate(loc):
-        last = n == len(loc) - 1
-        if isinstance(cur, dict) and part in cur:
-            out.append(part)
-            cur = cur[part]
-        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
-            out.append(part)
-            cur = cur[part]
-        elif last and isinstance(part, str) and not _TYPE_NAME.match(part):
-            out.append(part)  # a missing key
-    return tuple(out)
-
-
-_TYPE_NAME = re.compile(r"^([A-Z]\w*|str|int|float|bool|tuple|list|dict|function|literal)"
-                        r"(\[.*\])?")
-
-
-_MESSAGES = {
-    "string_too_long": lambda ctx, got: f"expected text of at most {ctx.get('max_length')} "
-                                        f"characters, got {len(str(got))}",
-    "string_too_short": lambda ctx, got: "expected some text, got an empty value",
-    "string_pattern_mismatch": lambda ctx, got: "expected an id of lowercase letters, digits "
-                                                f"and '-', got {_short(got)}",
-    "literal_error": lambda ctx, got: f"expected {ctx.get('expected')}, got {_short(got)}",
-    "too_short": lambda ctx, got: f"expected at least {ctx.get('min_length')} item(s), got "
-                                  f"{ctx.get('actual_length')}",
-    "greater_than_equal": lambda ctx, got: f"expected a number of at least "
-                                           f"{_bound(ctx.get('ge'))}, got {_short(got)}",
-    "less_than_equal": lambda ctx, got: f"expected a number of at most {_bound(ctx.get('le'))}"
-                                        f", got {_short(got)}",
-}
-
-
-def _bound(value) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def _short(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def validation_problems(exc: ValidationError, doc: Document, root: type[BaseModel],
-                        prefix: tuple = ()) -> list[Problem]:
-    """Translate pydantic's errors into located Problems."""
+def validation_problems(exc: ValidationError, doc: Document, prefix: tuple = ()) -> list[Problem]:
+    """Place a record's problems (found in the data at ``prefix``) in their file and line."""
     problems, seen = [], set()
-    for err in exc.errors():
-        loc = prefix + _clean_loc(doc_data_at(doc.data, prefix), err["loc"])
-        if err["type"] == "extra_forbidden":
-            accepted = _accepted_keys(root, doc_data_at(doc.data, prefix), loc[len(prefix):-1])
-            message = f"unknown key '{loc[-1]}'; accepted keys: {', '.join(accepted)}"
-        elif err["type"] == "union_tag_invalid":
-            ctx = err.get("ctx", {})
-            key = str(ctx.get("discriminator", "kind")).strip("'")
-            loc = loc + (key,)
-            message = (f"expected one of {ctx.get('expected_tags', '')}, got "
-                       f"'{ctx.get('tag', '')}'")
-        elif err["type"] == "missing":
-            message = f"missing required key '{loc[-1]}'"
-        elif err["type"] in _MESSAGES:
-            message = _MESSAGES[err["type"]](err.get("ctx") or {}, err.get("input"))
-        else:
-            msg = err["msg"].replace("Input should be", "expected").replace("Value error, ", "")
-            message = f"{msg}, got {_short(err.get('input'))}"
-        key = (loc, message)
-        if key in seen:
-            continue
-        seen.add(key)
-        problems.append(Problem(doc.file, message, loc, doc.line(loc)))
-    # A failed union reports one error per member; keep the most specific per path.
-    return [p for p in problems if not any(len(q.path) > len(p.path) and
-                                           q.path[:len(p.path)] == p.path for q in problems)]
-
-
-def doc_data_at(data, path):
-    """Return the value at a key path, or None."""
-    for part in path:
-        try:
-            data = data[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data
+    for loc, message in exc.found:
+        path = prefix + loc
+        if (path, message) not in seen:
+            seen.add((path, message))
+            problems.append(Problem(doc.file, message, path, doc.line(path)))
+    return problems
 
 
 def safe_relative(folder: GameFolder, base: Path, name: str, label_file: str, path: tuple,
                   problems: Problems, line=None) -> Path | None:
     """Resolve a file named in the manifest, refusing anything outside ``base``."""
     if any(ord(c) < 32 or ord(c) == 127 for c in name):
-        problems.add(label_file, f"'{_short(name)[1:-1]}' must be a file name: it holds a "
+        problems.add(label_file, f"'{short(name)[1:-1]}' must be a file name: it holds a "
                      "control character (such as a NUL byte)", path, line)
         return None
     pure = PurePosixPath(name)
@@ -219,7 +92,7 @@ def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Proble
         path = ("cards", i)
         if not isinstance(raw, dict):
             problems.add(doc.file, f"expected a card (a mapping with id and name), got "
-                         f"{_short(raw)}", path, doc.line(path))
+                         f"{short(raw)}", path, doc.line(path))
             continue
         raw = {spec.columns.get(k, k): v for k, v in raw.items()
                if spec.columns.get(k, k) not in skip}
@@ -230,7 +103,7 @@ def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Proble
         elif not isinstance(card_id, (str, int)) or isinstance(card_id, bool) or \
                 not _ID.match(str(card_id)) or len(str(card_id)) > 64:
             errors.append((path + ("id",), "expected an id of lowercase letters, digits and "
-                           f"'-' (at most 64), got {_short(card_id)}"))
+                           f"'-' (at most 64), got {short(card_id)}"))
         else:
             card_id = str(card_id)
             if card_id in ids:
@@ -246,14 +119,14 @@ def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Proble
         elif isinstance(name, bool) or not isinstance(name, (str, int, float)) or \
                 len(str(name)) > 200:
             errors.append((path + ("name",), f"expected a name (text up to 200 characters), "
-                           f"got {_short(name)}"))
+                           f"got {short(name)}"))
         copies = raw.get("copies", 1)
         if isinstance(copies, str) and _WHOLE.fullmatch(copies.strip()):
             copies = int(copies)
         if isinstance(copies, bool) or not isinstance(copies, int) or not \
                 1 <= copies <= MAX_COPIES:
             errors.append((path + ("copies",), f"expected a whole number of copies from 1 to "
-                           f"{MAX_COPIES}, got {_short(copies)}"))
+                           f"{MAX_COPIES}, got {short(copies)}"))
         fields = check_fields(raw, spec.fields, enums, path, errors, RESERVED)
         for err_path, message in errors:
             problems.add(doc.file, message, _table_place(doc, err_path, column_of),
@@ -302,7 +175,7 @@ def _check_fonts(manifest: Manifest, doc: Document, problems: Problems) -> None:
         name = getattr(manifest.style, key)
         if name not in known:
             path = ("style", key)
-            problems.add(doc.file, f"unknown font {_short(name)}; printshop ships only "
+            problems.add(doc.file, f"unknown font {short(name)}; printshop ships only "
                          f"{', '.join(known)}", path, doc.line(path))
 
 
@@ -318,7 +191,7 @@ def load_game(folder: GameFolder) -> Game:
     try:
         manifest = Manifest.model_validate(doc.data)
     except ValidationError as exc:
-        raise PrintshopError(validation_problems(exc, doc, Manifest)) from None
+        raise PrintshopError(validation_problems(exc, doc)) from None
     _check_enums(manifest, doc, problems)
     _check_fonts(manifest, doc, problems)
     for i, rule in enumerate(manifest.rules):

@@ -1,10 +1,8 @@
 """Typed models of a game: its manifest, components, card schemas and cards.
 
-The manifest's pydantic models (Manifest, DeckComponent, FieldSpec, ...) live in
-printshop.specs and are named here lazily: importing pydantic and building them costs about a
-fifth of a second, which a game read back from the load cache (printshop.loadcache) never pays
-unless something draws from its manifest. ``from printshop.models import Manifest`` works as
-before.
+The manifest's records (Manifest, DeckComponent, FieldSpec, ...) live in printshop.specs and
+are named here lazily, so that ``list`` and a rebuild, which need only a component's id, kind
+and name, import and check none of them. ``from printshop.models import Manifest`` works.
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ def __getattr__(name: str):
 
 
 class Later:
-    """A manifest or component read back from the load cache, checked by pydantic when first
+    """A manifest or component read back from the load cache, checked again when first
     used; what ``list`` and a rebuild need (id, kind, name) is known without it."""
 
     __slots__ = ("make", "args", "id", "kind", "name")

@@ -1,28 +1,24 @@
-"""The manifest's pydantic models: what data/<game>/game.yaml may hold, checked on load.
-
-Imported only where a manifest is checked or drawn from (printshop.models names them lazily):
-pydantic and these classes cost about a fifth of a second to import.
-"""
+"""The manifest's typed records: what data/<game>/game.yaml may hold, checked on load
+(printshop.strict checks them and words the problems)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from .strict import Field, Record, validator
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 MAX_OVERLAP = 50.0  # tiles must overlap by less than the smallest page window (195 mm)
 
-Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=64)]
+Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=64,
+                          means="an id of lowercase letters, digits and '-'")]
 Mm = Annotated[float, Field(ge=0, le=5000)]
 # A side of a card, board or page: zero would leave nothing to draw and divide by nothing.
 Side = Annotated[float, Field(ge=1, le=5000)]
 
 
-class Strict(BaseModel):
+class Strict(Record):
     """Base for manifest models: unknown keys are errors."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 class FieldSpec(Strict):
@@ -115,7 +111,8 @@ Component = Annotated[Union[DeckComponent, SheetComponent, BoardComponent, Bookl
                       Field(discriminator="kind")]
 
 
-RuleId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9.-]*$", max_length=80)]
+RuleId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9.-]*$", max_length=80,
+                              means="a rule id of lowercase letters, digits, '.' and '-'")]
 
 
 class CheckSpec(Strict):
@@ -148,8 +145,7 @@ class Manifest(Strict):
     components: list[Component] = Field(min_length=1)
     rules: list[Union[str, CheckSpec]] = Field(default_factory=list)
 
-    @field_validator("components")
-    @classmethod
+    @validator("components")
     def _unique_ids(cls, components):
         seen = set()
         for c in components:

@@ -87,11 +87,11 @@ def test_a_game_read_back_is_the_game_loaded(game_id, store):
     assert cache.manifest_text(hit) == cache.manifest_text(fresh)
 
 
-def test_a_warm_list_imports_neither_pydantic_nor_yaml(example, store):
+def test_a_warm_list_neither_reads_yaml_nor_checks_the_manifest(example, store):
     probe = ("import sys, printshop.cli\n"
              "try:\n    printshop.cli.main()\nexcept SystemExit as exc:\n"
              "    assert not exc.code, exc.code\n"
-             "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'yaml'}))\n")
+             "print(sorted(set(sys.modules) & {'printshop.specs', 'yaml'}))\n")
     env = {**os.environ, "PRINTSHOP_CACHE_DIR": str(store)}
     outputs = []
     for _ in range(2):
@@ -99,7 +99,7 @@ def test_a_warm_list_imports_neither_pydantic_nor_yaml(example, store):
                               capture_output=True, text=True, env=env, timeout=120)
         assert proc.returncode == 0, proc.stderr
         outputs.append(proc.stdout.splitlines())
-    assert outputs[0][-1] == "['pydantic', 'yaml']"  # the first run loads and checks
+    assert outputs[0][-1] == "['printshop.specs', 'yaml']"  # the first run loads and checks
     assert outputs[1][-1] == "[]"                    # the second reads it back
     assert outputs[0][:-1] == outputs[1][:-1]
 

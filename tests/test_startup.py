@@ -13,7 +13,8 @@ import sys
 import pytest
 
 # Heavy libraries a command must not load unless it draws, templates or validates with them.
-HEAVY = ("cairo", "cairocffi", "cffi", "cairosvg", "pydantic", "shapely", "jinja2")
+HEAVY = ("cairo", "cairocffi", "cffi", "cairosvg", "pydantic", "shapely", "jinja2",
+         "printshop.specs")
 
 PROBE = """
 import json, sys
@@ -25,14 +26,16 @@ except SystemExit as exc:
     code = exc.code
 else:
     code = 0
-roots = sorted({{m.split(".")[0] for m in sys.modules}})
+roots = sorted({{m.split(".")[0] for m in sys.modules}} |
+               {{m for m in sys.modules if m.startswith("printshop.")}})
 sys.stdout = sys.__stdout__
 print("\\n" + json.dumps({{"code": code, "modules": roots}}))
 """
 
 
 def imported_by(*args: str) -> set[str]:
-    """Run the CLI with ``args`` in a fresh interpreter; return the top-level modules loaded."""
+    """Run the CLI with ``args`` in a fresh interpreter; return the top-level modules loaded
+    and printshop's own."""
     proc = subprocess.run([sys.executable, "-c", PROBE.format(args=list(args))],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -54,7 +57,7 @@ def test_help_does_not_load_map_variants():
 
 
 def test_list_draws_nothing():
-    # `list` loads and schema-checks the games (pydantic), but neither templates nor cairo.
+    # `list` loads and schema-checks the games, but neither templates nor cairo.
     loaded = imported_by("list")
     drawing = {"cairo", "cairocffi", "cffi", "cairosvg", "shapely", "jinja2"}
     assert not loaded & drawing, sorted(loaded & drawing)

@@ -7,10 +7,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, ValidationError, field_validator
 
 from ..errors import PrintshopError, Problem
 from ..models import Strict
+from ..strict import Field, ValidationError, validator
 
 SHOPS_FILE = Path(__file__).resolve().parent / "shops.yaml"
 MM_PER_INCH = 25.4
@@ -28,7 +28,7 @@ class Product(Strict):
     size: tuple[Annotated[int, Field(ge=1, le=20000)], Annotated[int, Field(ge=1, le=20000)]]
     bleed: Px
     safe: Px
-    url: str = Field(pattern=r"^https://")
+    url: str = Field(pattern=r"^https://", means="an address starting https://")
     confirmed: bool = True
     note: str = ""
 
@@ -45,8 +45,7 @@ class Names(Strict):
     back: str
     card_back: str
 
-    @field_validator("front", "back", "card_back")
-    @classmethod
+    @validator("front", "back", "card_back")
     def _known_fields(cls, value: str) -> str:
         used = {f for _, f, _, _ in string.Formatter().parse(value) if f}
         unknown = used - NAME_FIELDS
@@ -60,7 +59,7 @@ class Shop(Strict):
     """A print-on-demand shop: how its upload is made and the products it prints."""
 
     name: str
-    url: str = Field(pattern=r"^https://")
+    url: str = Field(pattern=r"^https://", means="an address starting https://")
     upload: Literal["images", "pdf"]
     file_type: Literal["png", "pdf"]
     colour: Literal["rgb", "cmyk"]
@@ -105,7 +104,7 @@ def parse_shops(text: str, file: str) -> dict[str, Shop]:
     try:
         return ShopBook.model_validate(doc.data).shops
     except ValidationError as exc:
-        raise PrintshopError(validation_problems(exc, doc, ShopBook)) from None
+        raise PrintshopError(validation_problems(exc, doc)) from None
 
 
 @lru_cache(maxsize=1)

@@ -12,10 +12,10 @@ from dataclasses import dataclass, replace
 from typing import Iterator, Literal, Union
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
 from ...errors import PrintshopError, Problem
 from ...loader import validation_problems
+from ...strict import Field, Record, ValidationError, validator
 from ...source import Document, parse_yaml
 from .variant import variant_names
 
@@ -99,19 +99,18 @@ class WorldMap:
         return replace(self, regions=tuple(regions))
 
 
-Ref = Union[StrictInt, str]
+Ref = Union[int, str]
 
 
-class _Strict(BaseModel):
+class _Strict(Record):
     """Base of the file models: unknown keys are errors."""
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class RegionEntry(_Strict):
     """A region as written in a map file."""
 
     id: Ref | None = None
-    number: StrictInt
+    number: int
     borders: list[Ref] = Field(min_length=1, max_length=64)
     icons: list[Literal[ICONS]] = Field(default_factory=list, max_length=12)
     tribes: int = Field(0, ge=0, le=99)
@@ -137,8 +136,7 @@ class MapFile(_Strict):
     frontiers: list[AreaEntry] = Field(default_factory=list, max_length=8)
     seas: list[AreaEntry] = Field(default_factory=list, max_length=8)
 
-    @field_validator("variant")
-    @classmethod
+    @validator("variant")
     def _known_variant(cls, value):
         """Accept only the variants variants.yaml defines."""
         if value not in variant_names():
@@ -166,7 +164,7 @@ def map_from_data(data, doc: Document, prefix: tuple = ()) -> WorldMap:
     try:
         entry = MapFile.model_validate(data)
     except ValidationError as exc:
-        found = validation_problems(exc, doc, MapFile, prefix)
+        found = validation_problems(exc, doc, prefix)
         raise PrintshopError([Problem(p.file, p.message, p.path, p.line, FORMAT_RULE)
                               for p in found]) from None
     regions = tuple(

@@ -12,12 +12,12 @@ from dataclasses import replace
 from typing import Iterable, Literal
 
 from markupsafe import Markup
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...errors import PrintshopError
 from ...models import Game
 from ...rules import Finding, rule
 from ...source import Document
+from ...strict import Field, Record, ValidationError
 from ...templates import template_global
 from .model import ICONS, WorldMap, map_from_data
 from .seed import SeedError, parse_seed
@@ -31,9 +31,8 @@ CAPITOL_AV = 10
 CAPITOL_ADVANCE = "centralized-government"
 
 
-class _Strict(BaseModel):
+class _Strict(Record):
     """Base of the scenario models: unknown keys are errors."""
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Start(_Strict):
@@ -47,7 +46,8 @@ class Start(_Strict):
 class Scenario(_Strict):
     """One scenario as written in scenarios.yaml."""
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=64)
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=64,
+                    means="an id of lowercase letters, digits and '-'")
     title: str = Field(min_length=1, max_length=60)
     story: str = Field("", max_length=600)
     map: dict
@@ -150,12 +150,7 @@ def scenario_fields(game: Game):
         try:
             Scenario.model_validate(entry)
         except ValidationError as exc:
-            for err in exc.errors():
-                where = tuple(err["loc"])
-                what = {"missing": f"missing required key '{where[-1]}'",
-                        "extra_forbidden": f"unknown key '{where[-1]}'; accepted keys: "
-                                           f"{', '.join(Scenario.model_fields)}"}.get(
-                    err["type"], err["msg"].replace("Input should be", "expected"))
+            for where, what in exc.found:
                 yield Finding(what, BOOK, path=("pages", i) + where)
 
 
