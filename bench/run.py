@@ -439,8 +439,8 @@ def startup_rows(repeat: int) -> list[Row]:
                                ("list", "list", "the 5 built-in games read back from the load "
                                 "cache (their files hashed, unchanged since the last run)"),
                                ("list, nothing cached", None, "loads and schema-checks the 5 "
-                                "games (YAML with line numbers, pydantic): the first run after "
-                                "an edit")):
+                                "games (YAML with line numbers, manifests and cards checked): the "
+                                "first run after an edit")):
         done = runs[name]
         row = Row(f"printshop {name}", note=note,
                   target=f"< {TARGETS[target]:.2f} s" if target else "")

@@ -180,10 +180,14 @@ _FACTS = ("game", "component", "name", "kind", "pages", "duplex", "note", "stock
 
 
 def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None = None,
-               jobs: int | None = None, out_dir: Path | None = None) -> list[GameBuild]:
+               jobs: int | None = None, out_dir: Path | None = None,
+               meanwhile: Callable[[], None] | None = None) -> list[GameBuild]:
     """Render every component of every game, in parallel where it pays, skipping those
     whose inputs are unchanged since the last build into ``out_dir``; then each game's
-    print-and-play file, its parts drawn as soon as the game's components are (workers.py)."""
+    print-and-play file, its parts drawn as soon as the game's components are (workers.py).
+
+    ``meanwhile()`` (the build's rules) runs in this process while the workers draw; an
+    error it raises is the build's, whatever the drawing found."""
     from .workers import URGENT, Workers
 
     tasks = [(g, p.id, opts) for g in games for p in g.parts]
@@ -271,7 +275,7 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
     mine = {(build_id, g.id): g for g in games}
     _LOADED.update(mine)
     try:
-        workers.run()
+        workers.run(meanwhile)
     finally:
         for ref in mine:
             _LOADED.pop(ref, None)
@@ -390,9 +394,9 @@ def _check_render_write(games: list[Game], opts: PrintOptions, out_dir: Path,
     """Run the rules and the limits, render every component, then write the output at once."""
     from .output import write_files
 
-    check_games(games)
     cards_within_limit(games)
-    builds = render_all(games, opts, progress, jobs, out_dir)
+    # The rules run while the workers draw: a build whose rules fail writes nothing anyway.
+    builds = render_all(games, opts, progress, jobs, out_dir, lambda: check_games(games))
     files: dict[str, bytes] = {}
     entries: dict[str, bytes] = {}
     for b in builds:

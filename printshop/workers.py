@@ -41,9 +41,16 @@ class Workers:
         """Queue fn(*args); its result goes to then(result), in this process."""
         heapq.heappush(self._queue, _Job(rank, next(self._seq), fn, args, then))
 
-    def run(self) -> None:
-        """Run every job, including those added while running, until none is left."""
+    def run(self, meanwhile: Callable[[], None] | None = None) -> None:
+        """Run every job, including those added while running, until none is left.
+
+        ``meanwhile()`` runs in this process once the workers have their first jobs (before
+        any job when there are no workers); if it raises, no result is handed on and the
+        error is raised once the jobs already running end.
+        """
         if self.processes == 1:
+            if meanwhile is not None:
+                meanwhile()
             while self._queue:
                 job = heapq.heappop(self._queue)
                 job.then(job.fn(*job.args))
@@ -56,10 +63,21 @@ class Workers:
             flying: dict = {}
             while self._queue or flying:
                 # One job more than workers: a worker never waits while this process
-                # handles a result.
-                while self._queue and len(flying) <= self.processes:
+                # handles a result. While meanwhile() runs no result is handled, so the
+                # workers get more to go on with (no urgent job can arrive before it ends).
+                most = self.processes * (3 if meanwhile is not None else 1)
+                while self._queue and len(flying) <= most:
                     job = heapq.heappop(self._queue)
                     flying[pool.submit(job.fn, *job.args)] = job
+                if meanwhile is not None:
+                    try:
+                        meanwhile()
+                    except BaseException:
+                        pool.shutdown(wait=False, cancel_futures=True)
+                        raise
+                    meanwhile = None
                 done, _ = wait(flying, return_when=FIRST_COMPLETED)
                 for future in sorted(done, key=lambda f: flying[f].seq):
                     flying.pop(future).then(future.result())
+        if meanwhile is not None:   # there was no job at all
+            meanwhile()

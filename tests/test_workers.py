@@ -97,3 +97,44 @@ def test_two_builds_at_once_in_one_process_each_find_their_games(tmp_path):
         t.join()
     assert errors == [] and sorted(outs) == [0, 1, 2]
     assert files(tmp_path / "out0") == files(tmp_path / "out1") == files(tmp_path / "out2")
+
+
+def test_meanwhile_runs_while_the_workers_have_jobs_and_its_error_stops_the_run():
+    got, seen = [], []
+    workers = Workers(2)
+    for n in range(6):
+        workers.add(pow, (n, 2), got.append)
+    workers.run(lambda: seen.append(list(got)))
+    assert seen == [[]]                  # called once, before any result was handed on
+    assert sorted(got) == [0, 1, 4, 9, 16, 25]
+
+    def broken():
+        raise PrintshopError("a rule failed")
+
+    got.clear()
+    for n in range(6):
+        workers.add(pow, (n, 2), got.append)
+    try:
+        workers.run(broken)
+    except PrintshopError as exc:
+        assert "a rule failed" in str(exc)
+    else:
+        raise AssertionError("meanwhile's error was lost")
+    assert got == []                     # no result was handed on after it
+
+
+def test_a_build_whose_rules_fail_while_workers_draw_reports_the_rules_and_writes_nothing(
+        tmp_path):
+    project = poker_project(tmp_path / "p", spare="poker")
+    manifest = tmp_path / "p" / "data" / "poker" / "game.yaml"
+    manifest.write_text(manifest.read_text() + "rules:\n  - {id: thirteen, check: count, "
+                        "component: deck, equals: 13}\n")
+    for jobs in (1, 2):
+        out = tmp_path / f"out{jobs}"
+        try:
+            build(project, ["poker"], PrintOptions(), out, jobs=jobs)
+        except PrintshopError as exc:
+            assert "[thirteen] expected 13" in str(exc), str(exc)
+        else:
+            raise AssertionError("the broken rule was not reported")
+        assert not out.exists() or not any(out.rglob("*.pdf"))
