@@ -570,7 +570,7 @@ FINE_KEPT = 16384
 def _check(root) -> None:
     """Refuse, before anything is drawn, a page with anything draw_page cannot draw."""
     for el in root.iter():
-        tag = _local(el.tag)
+        tag = _TAGS.get(el.tag) or _local(el.tag)
         if tag not in SUPPORTED:
             raise Unsupported(f"<{tag}>")
         if tag == "text":
