@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import OrderedDict
 from functools import lru_cache
 from xml.etree import ElementTree
@@ -57,19 +58,37 @@ class Outside(Fault):
 
 
 def check_fragment(svg: str) -> None:
-    """Check a template's output (SVG elements without an <svg> wrapper); raise a Fault."""
-    problem = _fragment_problem(svg)
-    if problem is not None:
-        raise problem
-    _passed[svg] = None
-    _passed.move_to_end(svg)
-    if len(_passed) > PASSED_KEPT:
-        _passed.popitem(last=False)
+    """Check a template's output (SVG elements without an <svg> wrapper); raise a Fault.
+
+    A fragment that passed lately is not checked again (a deck draws the same back, frame or
+    icon card after card); the tree of one that passes is kept for take_tree()."""
+    with _lock:
+        if svg in _passed:
+            _passed.move_to_end(svg)
+            return
+    root = _parse(f'<svg xmlns="{SVG_NS}" xmlns:xlink="{XLINK_NS}">{svg}</svg>')
+    check(root)
+    with _lock:
+        _passed[svg] = None
+        if len(_passed) > PASSED_KEPT:
+            _passed.popitem(last=False)
+        _keep(svg, root)
 
 
 def passed(svg: str) -> bool:
     """Say whether this exact fragment passed check_fragment in this process (lately)."""
     return svg in _passed
+
+
+def take_tree(svg: str) -> ElementTree.Element | None:
+    """Return, once, the tree check_fragment parsed for a fragment that passed, if it was
+    kept: its root is the check's wrapper, its children are the fragment's elements."""
+    global _tree_chars
+    with _lock:
+        root = _trees.pop(svg, None)
+        if root is not None:
+            _tree_chars -= len(svg)
+    return root
 
 
 def parse_passed(svg: str) -> ElementTree.Element:
@@ -80,17 +99,26 @@ def parse_passed(svg: str) -> ElementTree.Element:
 
 
 PASSED_KEPT = 4096   # fragments remembered as checked (a share of a long deck has ~900)
+# Characters of checked fragments whose trees are kept until drawn: a tree takes about nine
+# bytes a character, so about 27 MB, some 1,900 poker cards (a share of a deck has ~900).
+TREES_KEPT = 3_000_000
 _passed: OrderedDict[str, None] = OrderedDict()
+_trees: OrderedDict[str, ElementTree.Element] = OrderedDict()
+_tree_chars = 0
+_lock = threading.Lock()   # the studio builds in threads
 
 
-@lru_cache(maxsize=256)
-def _fragment_problem(svg: str) -> Fault | None:
-    # Cached: a deck draws the same back, frame or icon for card after card.
-    try:
-        check(_parse(f'<svg xmlns="{SVG_NS}" xmlns:xlink="{XLINK_NS}">{svg}</svg>'))
-    except Fault as exc:
-        return exc
-    return None
+def _keep(svg: str, root: ElementTree.Element) -> None:
+    """Keep a checked fragment's tree, forgetting the oldest beyond TREES_KEPT characters."""
+    global _tree_chars
+    if "xlink:" in svg or len(svg) > TREES_KEPT:
+        return   # a document around it declares no xlink prefix: parsed there, it fails
+    if svg in _trees:
+        _tree_chars -= len(svg)
+    _trees[svg] = root
+    _tree_chars += len(svg)
+    while _tree_chars > TREES_KEPT:
+        _tree_chars -= len(_trees.popitem(last=False)[0])
 
 
 def parse_page(svg: str) -> ElementTree.Element:

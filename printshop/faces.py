@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
+from xml.etree import ElementTree
 
 from . import drawing, render
 from .impose import Face, Nested, Page, nest, svg_number
@@ -83,7 +85,10 @@ def parsed(piece: Piece):
     root = _parsed.get(key, _MISSING)
     if root is _MISSING:
         try:
-            if piece.face is not None and drawing.passed(piece.face.svg):
+            fragment = drawing.take_tree(piece.face.svg) if piece.face is not None else None
+            if fragment is not None:
+                root = _around(piece, fragment)            # as the template's output was read
+            elif piece.face is not None and drawing.passed(piece.face.svg):
                 root = drawing.parse_passed(piece.svg())   # checked as the template's output
             else:
                 root = drawing.parse_page(piece.svg())
@@ -97,6 +102,25 @@ def parsed(piece: Piece):
     else:
         _parsed.move_to_end(key)
     return root
+
+
+def _around(piece: Piece, fragment):
+    """Return the tree piece.svg() parses to, made of the face's tree as the template check
+    read it: only the document and viewport around it are parsed (once for a size)."""
+    (outer, outer_attrib), (inner, inner_attrib) = _wrappers(piece.w, piece.h, piece.face.w,
+                                                             piece.face.h, piece.face.bleed)
+    root = ElementTree.Element(outer, outer_attrib)
+    viewport = ElementTree.SubElement(root, inner, inner_attrib)
+    viewport.text = fragment.text
+    viewport.extend(fragment)
+    return root
+
+
+@lru_cache(maxsize=64)
+def _wrappers(w: float, h: float, face_w: float, face_h: float, bleed: float) -> tuple:
+    """Return the tag and attributes of a piece's document and of the viewport in it."""
+    root = drawing.parse_passed(Piece(Face("", face_w, face_h, bleed), "", 0.0, 0.0, w, h).svg())
+    return (root.tag, dict(root.attrib)), (root[0].tag, dict(root[0].attrib))
 
 
 class Stamps:

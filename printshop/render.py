@@ -16,6 +16,7 @@ from xml.etree import ElementTree
 import cairocffi as cairo
 
 from . import colours
+from .canvas import Canvas
 from .text import RUN_CLASS
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -107,27 +108,37 @@ def _style(element, inherited: dict) -> dict:
 
 
 def _transform(ctx, value: str | None) -> None:
-    if not value:
-        return
+    if value:
+        for name, args in _steps(value):
+            getattr(ctx, name)(*args)
+
+
+@lru_cache(maxsize=4096)
+def _steps(value: str) -> tuple:
+    """Return an SVG transform list as cairo operations (name, arguments); IndexError when a
+    function has too few numbers. Cached: a template repeats its transforms card after card."""
+    steps = []
     for name, args in _TRANSFORM.findall(value):
         a = _numbers(args)
         if name == "translate":
-            ctx.translate(a[0], a[1] if len(a) > 1 else 0.0)
+            steps.append(("translate", (a[0], a[1] if len(a) > 1 else 0.0)))
         elif name == "scale":
-            ctx.scale(a[0], a[1] if len(a) > 1 else a[0])
+            steps.append(("scale", (a[0], a[1] if len(a) > 1 else a[0])))
         elif name == "rotate":
             if len(a) == 3:
-                ctx.translate(a[1], a[2])
-                ctx.rotate(math.radians(a[0]))
-                ctx.translate(-a[1], -a[2])
+                steps += [("translate", (a[1], a[2])), ("rotate", (math.radians(a[0]),)),
+                          ("translate", (-a[1], -a[2]))]
             else:
-                ctx.rotate(math.radians(a[0]))
+                steps.append(("rotate", (math.radians(a[0]),)))
         elif name == "matrix":
-            ctx.transform(cairo.Matrix(*a[:6]))
+            steps.append(("transform", (cairo.Matrix(*a[:6]),)))
         elif name == "skewX":
-            ctx.transform(cairo.Matrix(1, 0, math.tan(math.radians(a[0])), 1, 0, 0))
+            steps.append(("transform", (cairo.Matrix(1, 0, math.tan(math.radians(a[0])), 1, 0,
+                                                     0),)))
         elif name == "skewY":
-            ctx.transform(cairo.Matrix(1, math.tan(math.radians(a[0])), 0, 1, 0, 0))
+            steps.append(("transform", (cairo.Matrix(1, math.tan(math.radians(a[0])), 0, 1, 0,
+                                                     0),)))
+    return tuple(steps)
 
 
 def _ellipse_path(ctx, cx, cy, rx, ry) -> None:
@@ -325,19 +336,21 @@ def _shape(ctx, tag: str, a: dict) -> None:
 def _paint(ctx, tag: str, style: dict, opacity: float) -> None:
     """Fill and stroke the current path as the style says."""
     fill = colour(style.get("fill", "black")) if tag != "line" else None
-    stroke = colour(style.get("stroke"))
-    width = _num(style.get("stroke-width"), 1.0)
+    stroke = style.get("stroke")
+    if stroke is not None:
+        stroke = colour(stroke)
+    stroked = stroke is not None and _num(style.get("stroke-width"), 1.0) > 0
     if fill is not None:
         ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD if style.get("fill-rule") == "evenodd"
                           else cairo.FILL_RULE_WINDING)
         ctx.set_source_rgba(*fill, _num(style.get("fill-opacity"), 1.0) * opacity)
-        if stroke is not None and width > 0:
+        if stroked:
             ctx.fill_preserve()
         else:
             ctx.fill()
-    if stroke is not None and width > 0:
+    if stroked:
         ctx.set_source_rgba(*stroke, _num(style.get("stroke-opacity"), 1.0) * opacity)
-        ctx.set_line_width(width)
+        ctx.set_line_width(_num(style.get("stroke-width"), 1.0))
         ctx.set_line_cap(_CAPS.get(style.get("stroke-linecap", "butt"), cairo.LINE_CAP_BUTT))
         ctx.set_line_join(_JOINS.get(style.get("stroke-linejoin", "miter"),
                                      cairo.LINE_JOIN_MITER))
@@ -351,7 +364,8 @@ def _paint(ctx, tag: str, style: dict, opacity: float) -> None:
         else:
             ctx.set_dash([])
         ctx.stroke()
-    ctx.new_path()
+    elif fill is None:
+        ctx.new_path()   # filling or stroking clears the path; nothing did
 
 
 _SLANTS = {"italic": cairo.FONT_SLANT_ITALIC, "oblique": cairo.FONT_SLANT_OBLIQUE}
@@ -393,7 +407,7 @@ class _Pen:
         fill = colour(style.get("fill", "black"))
         self.use(style)
         anchor = style.get("text-anchor", "start")
-        width = self.ctx.text_extents(text)[4] if advance or anchor != "start" else 0.0
+        width = self.ctx.x_advance(text) if advance or anchor != "start" else 0.0
         if anchor == "middle":
             x -= width / 2
         elif anchor == "end":
@@ -443,6 +457,9 @@ def _local(tag) -> str:
     return tag[len(SVG):] if tag.startswith(SVG) else tag
 
 
+_TAGS = {**{SVG + tag: tag for tag in SUPPORTED}, **{tag: tag for tag in SUPPORTED}}
+
+
 def _viewport(ctx, el) -> bool:
     """Set up a nested <svg>: its position, viewBox scaling and clip; False if it is empty."""
     x, y = _num(el.get("x")), _num(el.get("y"))
@@ -467,18 +484,31 @@ def _viewport(ctx, el) -> bool:
 
 
 def _draw(ctx, el, inherited: dict) -> None:
-    tag = _local(el.tag)
+    tag = _TAGS.get(el.tag) or _local(el.tag)
     if tag in SKIPPED:
         return
     if tag not in SUPPORTED:
         raise Unsupported(f"<{tag}>")
     style = _style(el, inherited)
-    if el.get("display") == "none" or style.get("visibility") == "hidden":
+    attrib = el.attrib
+    if attrib.get("display") == "none" or style.get("visibility") == "hidden":
         return
-    opacity = _num(el.get("opacity"), 1.0)
-    group = opacity < 1 and (tag in CONTAINERS or tag == "text")
+    opacity = _num(attrib.get("opacity"), 1.0)
+    transform = attrib.get("transform")
+    if tag in SHAPES:
+        # Without a transform, nothing to restore: a shape's paint sets everything it uses,
+        # as every later shape and text does before drawing.
+        if transform:
+            ctx.save()
+            _transform(ctx, transform)
+        _shape(ctx, tag, attrib)
+        _paint(ctx, tag, style, opacity)
+        if transform:
+            ctx.restore()
+        return
+    group = opacity < 1 and tag != "tspan"
     ctx.save()
-    _transform(ctx, el.get("transform"))
+    _transform(ctx, transform)
     if group:
         ctx.push_group()
     if tag in CONTAINERS:
@@ -487,9 +517,6 @@ def _draw(ctx, el, inherited: dict) -> None:
                 _draw(ctx, child, style)
     elif tag == "text":
         _text(ctx, el, style, 1.0 if group else opacity)
-    elif tag != "tspan":
-        _shape(ctx, tag, el.attrib)
-        _paint(ctx, tag, style, opacity)
     if group:
         ctx.pop_group_to_source()
         ctx.paint_with_alpha(opacity)
@@ -543,7 +570,7 @@ FINE_KEPT = 16384
 def _check(root) -> None:
     """Refuse, before anything is drawn, a page with anything draw_page cannot draw."""
     for el in root.iter():
-        tag = _local(el.tag)
+        tag = _TAGS.get(el.tag) or _local(el.tag)
         if tag not in SUPPORTED:
             raise Unsupported(f"<{tag}>")
         if tag == "text":
@@ -649,8 +676,12 @@ def draw_page(ctx, root, width: float, height: float, stamps=()) -> bool:
 
 def draw_tree(ctx, root) -> None:
     """Draw the children of a tree drawable() accepted, in the context's user space."""
-    for child in root:
-        _draw(ctx, child, {})
+    canvas = Canvas(ctx)
+    try:
+        for child in root:
+            _draw(canvas, child, {})
+    finally:
+        canvas.check()   # cairo's first error, if it met one, is the one to report
 
 
 def record(root, width: float, height: float):

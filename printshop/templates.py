@@ -10,6 +10,7 @@ import signal
 import string
 import threading
 import types
+from collections import OrderedDict
 from contextlib import contextmanager
 from functools import lru_cache, partial
 from pathlib import Path, PurePosixPath
@@ -19,7 +20,9 @@ from jinja2 import (FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, 
 from jinja2.compiler import CodeGenerator
 from jinja2.filters import FILTERS as DEFAULT_FILTERS
 from jinja2.loaders import split_template_path
+from jinja2.utils import _PassArg
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+from markupsafe import Markup
 
 from . import limits
 from . import drawing
@@ -171,11 +174,17 @@ class _BoundedCodeGenerator(CodeGenerator):
         self.write(")")
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+_NUMBERS = frozenset((int, float))
+_ARITHMETIC = {"*": operator.mul, "+": operator.add, "%": operator.mod}
+
+
 class _Environment(ImmutableSandboxedEnvironment):
     """The sandbox, with arithmetic and text bounded so a template cannot build huge values."""
 
     intercepted_binops = frozenset(["*", "**", "+", "%"])
     code_generator_class = _BoundedCodeGenerator
+    helpers: dict[int, object] = {}   # by id: printshop's helpers (make_environment)
 
     @staticmethod
     def bounded_buffer() -> list:
@@ -188,7 +197,32 @@ class _Environment(ImmutableSandboxedEnvironment):
         _too_long(len(value))
         return value
 
+    def getattr(self, obj, attribute):
+        # A dict's key, when the dict has no attribute of that name: what the sandbox's
+        # getattr returns too, found without raising AttributeError first.
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (as Jinja names them)
+        # printshop's own helpers take no context and are safe to call: called straight away.
+        if __self.helpers.get(id(__obj)) is __obj:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:
+                return __self.undefined("value was undefined because a callable raised a "
+                                        "StopIteration exception")
+        return super().call(__context, __obj, *args, **kwargs)
+
     def call_binop(self, context, operator_name, left, right):
+        if left.__class__ in _NUMBERS and right.__class__ in _NUMBERS and \
+                operator_name != "**":
+            return _ARITHMETIC[operator_name](left, right)   # numbers: nothing to bound
         if operator_name == "**":
             if isinstance(right, (int, float)) and abs(right) > 64:
                 raise SecurityError("exponent too large in a template")
@@ -272,6 +306,41 @@ _FILTER_ESTIMATES = {
     "batch": lambda value, linecount, fill_with=None: _count(linecount),
     "slice": lambda ctx, value, slices, fill_with=None: _count(slices),
 }
+
+
+class Remembered:
+    """A helper whose result depends on its arguments alone, its latest results kept (within
+    KEPT characters): a deck sets the same labels and rules text card after card."""
+
+    KEPT = 1_000_000
+    SIMPLE = frozenset((str, Markup, int, float, bool, type(None)))
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.kept: OrderedDict[tuple, str] = OrderedDict()
+        self.chars = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, *args, **kwargs):
+        types = (*map(type, args), *map(type, kwargs.values()))
+        if not self.SIMPLE.issuperset(types):
+            return self.fn(*args, **kwargs)   # lists and the like: equal is not the same text
+        # Types too: 1, 1.0 and True are equal keys but print differently, as do str and Markup.
+        key = (args, tuple(kwargs.items()), types)
+        with self.lock:
+            found = self.kept.get(key)
+            if found is not None:
+                self.kept.move_to_end(key)
+                return found
+        out = self.fn(*args, **kwargs)
+        if len(out) <= self.KEPT // 100:
+            with self.lock:
+                if key not in self.kept:
+                    self.kept[key] = out
+                    self.chars += len(out)
+                while self.chars > self.KEPT:
+                    self.chars -= len(self.kept.popitem(last=False)[1])
+        return out
 
 
 def _fmt(value) -> str:
@@ -413,7 +482,7 @@ def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Envir
                         for name, estimate in _FILTER_ESTIMATES.items()})
     all_icons = {**shared_icons(), **icons}
     env.globals.update(
-        text=partial(textmod.text_box, icons=all_icons),
+        text=Remembered(partial(textmod.text_box, icons=all_icons)),
         text_width=textmod.text_width,
         icon=lambda name, x, y, size, color=None: textmod.icon_svg(all_icons[name], x, y,
                                                                    size, color),
@@ -424,6 +493,9 @@ def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Envir
     )
     env.globals.update(EXTRA_GLOBALS)
     env.filters["fmt"] = _fmt
+    env.helpers = {id(f): f for f in env.globals.values()
+                   if callable(f) and env.is_safe_callable(f) and _PassArg.from_obj(f) is None
+                   and _PassArg.from_obj(getattr(f, "__call__", None)) is None}
     return env
 
 

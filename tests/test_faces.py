@@ -243,3 +243,75 @@ def test_a_face_no_template_checked_is_checked_as_a_piece(monkeypatch):
     pdf.pages_to_pdf(impose_sheets([Item(face, None, "x")], PrintOptions(backs="none"), "t"),
                      "t")
     assert any(el.get("viewBox") == "0 0 69 94" for el in walked)   # the face's own piece
+
+
+# --- trees kept from the template check -------------------------------------------------------
+
+@pytest.fixture
+def kept(monkeypatch):
+    """An empty store of checked trees, and of fragments remembered as checked."""
+    monkeypatch.setattr(drawing, "_trees", type(drawing._trees)())
+    monkeypatch.setattr(drawing, "_tree_chars", 0)
+    monkeypatch.setattr(drawing, "_passed", type(drawing._passed)())
+    monkeypatch.setattr(faces, "_parsed", type(faces._parsed)())
+    return drawing
+
+
+def test_a_checked_face_is_drawn_from_the_tree_its_check_read(kept, monkeypatch):
+    face = Face('<rect width="7" height="9" fill="#321"/><g><text x="1" y="2">a</text></g>',
+                63, 88, 3)
+    kept.check_fragment(face.svg)
+    parsed = []
+    real = drawing._parse
+    monkeypatch.setattr(drawing, "_parse", lambda text: parsed.append(text) or real(text))
+    piece = faces.pieces(impose_sheets([Item(face, None, "x")], PrintOptions(backs="none"),
+                                       "t")[0])[0]
+    root = faces.parsed(piece)
+    assert not any(face.svg in text for text in parsed)      # not read a second time
+    from xml.etree import ElementTree
+    assert ElementTree.tostring(root) == ElementTree.tostring(drawing._parse(piece.svg()))
+    assert kept.take_tree(face.svg) is None                  # given once, then let go
+    assert not kept._trees and kept._tree_chars == 0
+
+
+def test_a_tree_drawn_is_the_same_pdf_as_the_face_read_again(kept, wrath):
+    part, pages = wrath
+    game = load_game(Project.open(None).select(["playing-gods"])[0])
+    fresh = RENDERERS[part.kind](game, game.part("wrath"), PrintOptions()).pages
+    assert kept._trees                                       # the check kept the faces' trees
+    from_trees = pdf.pages_to_pdf(fresh, "wrath")
+    kept._trees.clear()
+    faces._parsed.clear()
+    assert pdf.pages_to_pdf(fresh, "wrath") == from_trees
+
+
+def test_the_trees_kept_stay_within_their_bound(kept, monkeypatch):
+    monkeypatch.setattr(drawing, "TREES_KEPT", 200)
+    fragments = [f'<rect width="{n + 1}" height="9" fill="#123456"/>' for n in range(40)]
+    for svg in fragments:
+        kept.check_fragment(svg)
+        assert kept._tree_chars == sum(map(len, kept._trees)) <= 200
+    assert 0 < len(kept._trees) < len(fragments)
+    assert fragments[-1] in kept._trees and fragments[0] not in kept._trees   # oldest go first
+    kept.check_fragment("<g>" + "x" * 300 + "</g>")          # larger than the whole store
+    assert kept._tree_chars <= 200
+
+
+def test_a_changed_face_is_checked_again(kept):
+    kept.check_fragment('<rect width="7" height="9" fill="#321"/>')
+    with pytest.raises(drawing.Outside):
+        kept.check_fragment('<rect width="7" height="9" fill="url(http://x/y)"/>')
+    with pytest.raises(drawing.Fault):
+        kept.check_fragment('<rect width="7" height="9" transform="scale(0)"/>')
+    assert len(kept._trees) == 1
+
+
+def test_a_face_with_an_xlink_prefix_is_read_again_in_its_own_document(kept):
+    # The check declares the xlink prefix around a fragment, a face's own document does not:
+    # such a face must be read (and refused) there, not drawn from the check's tree.
+    face = Face('<rect xlink:title="r" width="7" height="9" fill="#321"/>', 63, 88, 3)
+    kept.check_fragment(face.svg)
+    assert kept.take_tree(face.svg) is None
+    pages = impose_sheets([Item(face, None, "x")], PrintOptions(backs="none"), "t")
+    with pytest.raises(pdf.SVGRenderError, match="not well-formed"):
+        pdf.pages_to_pdf(pages, "t")
