@@ -85,7 +85,10 @@ def parsed(piece: Piece):
     root = _parsed.get(key, _MISSING)
     if root is _MISSING:
         try:
-            fragment = drawing.take_tree(piece.face.svg) if piece.face is not None else None
+            # A face, or a page whose one part is a template's whole output (a sheet's page),
+            # checked as that output: drawn from the tree the check read.
+            fragment = drawing.take_tree(piece.face.svg if piece.face is not None
+                                         else piece.body)
             if fragment is not None:
                 root = _around(piece, fragment)            # as the template's output was read
             elif piece.face is not None and drawing.passed(piece.face.svg):
@@ -105,8 +108,15 @@ def parsed(piece: Piece):
 
 
 def _around(piece: Piece, fragment):
-    """Return the tree piece.svg() parses to, made of the face's tree as the template check
-    read it: only the document and viewport around it are parsed (once for a size)."""
+    """Return the tree piece.svg() parses to, made of the face's (or the page body's) tree as
+    the template check read it: only the document and viewport around it are parsed (once for
+    a size)."""
+    if piece.face is None:
+        outer, outer_attrib = _document_wrapper(piece.w, piece.h)
+        root = ElementTree.Element(outer, outer_attrib)
+        root.text = fragment.text
+        root.extend(fragment)
+        return root
     (outer, outer_attrib), (inner, inner_attrib) = _wrappers(piece.w, piece.h, piece.face.w,
                                                              piece.face.h, piece.face.bleed)
     root = ElementTree.Element(outer, outer_attrib)
@@ -114,6 +124,13 @@ def _around(piece: Piece, fragment):
     viewport.text = fragment.text
     viewport.extend(fragment)
     return root
+
+
+@lru_cache(maxsize=64)
+def _document_wrapper(w: float, h: float) -> tuple:
+    """Return the tag and attributes of an empty document of ``w`` x ``h`` mm."""
+    root = drawing.parse_passed(document("", w, h))
+    return root.tag, dict(root.attrib)
 
 
 @lru_cache(maxsize=64)

@@ -315,3 +315,17 @@ def test_a_face_with_an_xlink_prefix_is_read_again_in_its_own_document(kept):
     pages = impose_sheets([Item(face, None, "x")], PrintOptions(backs="none"), "t")
     with pytest.raises(pdf.SVGRenderError, match="not well-formed"):
         pdf.pages_to_pdf(pages, "t")
+
+
+def test_a_sheet_page_is_drawn_from_the_tree_its_template_check_read(kept):
+    # A sheet's page holds its template's whole output: the check's tree is drawn, once, and
+    # the PDF is the one the page read again gives.
+    game = load_game(Project.open(None).select(["deity"])[0])
+    pages = RENDERERS["sheet"](game, game.part("turn-reference"), PrintOptions()).pages
+    bodies = [page.parts[0] for page in pages]
+    assert all(body in kept._trees for body in bodies)
+    from_trees = pdf.pages_to_pdf(pages, "aid")
+    assert not any(body in kept._trees for body in bodies)    # given once, then let go
+    kept._passed.clear()
+    faces._parsed.clear()
+    assert pdf.pages_to_pdf(pages, "aid") == from_trees
