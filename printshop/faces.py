@@ -13,6 +13,7 @@ to pdf.py, which checks and draws it whole, as one SVG.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,6 +26,7 @@ from .impose import Face, Nested, Page, nest, svg_number
 CACHED_PIECES = 2048   # parsed pieces kept between documents of one process
 _MISSING = object()
 _parsed: OrderedDict[tuple, object] = OrderedDict()
+_lock = threading.Lock()   # the studio builds in threads
 
 Stamp = Callable[[object], None]
 
@@ -82,7 +84,10 @@ def parsed(piece: Piece):
     """Return the checked tree of a piece, or None if render.py cannot draw it (or it breaks
     a rule: the whole page is then checked, and the fault reported, in pdf.py)."""
     key = (piece.key, piece.w, piece.h)
-    root = _parsed.get(key, _MISSING)
+    with _lock:
+        root = _parsed.get(key, _MISSING)
+        if root is not _MISSING:
+            _parsed.move_to_end(key)
     if root is _MISSING:
         try:
             # A face, or a page whose one part is a template's whole output (a sheet's page),
@@ -99,11 +104,10 @@ def parsed(piece: Piece):
             root = None
         if root is not None and not render.drawable(root):
             root = None
-        _parsed[key] = root
-        if len(_parsed) > CACHED_PIECES:
-            _parsed.popitem(last=False)
-    else:
-        _parsed.move_to_end(key)
+        with _lock:
+            _parsed[key] = root
+            if len(_parsed) > CACHED_PIECES:
+                _parsed.popitem(last=False)
     return root
 
 
