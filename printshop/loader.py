@@ -14,10 +14,9 @@ from .models import (ID_PATTERN, Card, CheckSpec, DeckComponent, Game, Manifest,
 from .project import SHARED_TEMPLATES, GameFolder, did_you_mean
 from .schema import MAX_COPIES, RESERVED, check_fields
 from .source import Document, load_document
-from .strict import ValidationError, short
+from .strict import ValidationError, number_text, short
 
 _ID = re.compile(ID_PATTERN)
-_WHOLE = re.compile(r"-?[0-9]{1,12}")  # ASCII digits only: int() would also take '²' or '٣'
 
 
 def validation_problems(exc: ValidationError, doc: Document, prefix: tuple = ()) -> list[Problem]:
@@ -121,8 +120,9 @@ def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Proble
             errors.append((path + ("name",), f"expected a name (text up to 200 characters), "
                            f"got {short(name)}"))
         copies = raw.get("copies", 1)
-        if isinstance(copies, str) and _WHOLE.fullmatch(copies.strip()):
-            copies = int(copies)
+        if isinstance(copies, str):   # a spreadsheet's cell is text
+            read = number_text(copies, whole=True)
+            copies = copies if read is None else read
         if isinstance(copies, bool) or not isinstance(copies, int) or not \
                 1 <= copies <= MAX_COPIES:
             errors.append((path + ("copies",), f"expected a whole number of copies from 1 to "

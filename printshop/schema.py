@@ -6,14 +6,10 @@ import math
 from typing import Any
 
 from .models import FieldSpec
+from .strict import number_text, short
 
 MAX_COPIES = 1000
 RESERVED = ("id", "name", "copies")
-
-
-def _describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _number(value, integer: bool):
@@ -21,9 +17,8 @@ def _number(value, integer: bool):
     if isinstance(value, bool):
         return None
     if isinstance(value, str):
-        try:
-            value = int(value.strip()) if integer else float(value.strip())
-        except ValueError:
+        value = number_text(value, whole=integer)   # ASCII digits: not '٣', '²' or 'nan'
+        if value is None:
             return None
     if integer and isinstance(value, float) and value.is_integer():
         value = int(value)
@@ -59,7 +54,7 @@ def check_value(value: Any, spec: FieldSpec, enums: dict[str, list[str]], path: 
     kind = spec.type
     if kind in ("str", "text"):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            errors.append((path, f"expected text, got {_describe(value)}"))
+            errors.append((path, f"expected text, got {short(value)}"))
             return None
         value = str(value)
         if len(value) > spec.max_length:
@@ -71,7 +66,7 @@ def check_value(value: Any, spec: FieldSpec, enums: dict[str, list[str]], path: 
         number = _number(value, kind == "int")
         label = "a whole number" if kind == "int" else "a number"
         if number is None:
-            errors.append((path, f"expected {label}{_range_text(spec)}, got {_describe(value)}"))
+            errors.append((path, f"expected {label}{_range_text(spec)}, got {short(value)}"))
             return None
         if (spec.min is not None and number < spec.min) or \
                 (spec.max is not None and number > spec.max):
@@ -83,7 +78,7 @@ def check_value(value: Any, spec: FieldSpec, enums: dict[str, list[str]], path: 
                                                                "no", "0"):
             return value.strip().lower() in ("true", "yes", "1")
         if not isinstance(value, bool):
-            errors.append((path, f"expected true or false, got {_describe(value)}"))
+            errors.append((path, f"expected true or false, got {short(value)}"))
             return None
         return value
     if kind == "enum":
@@ -91,13 +86,13 @@ def check_value(value: Any, spec: FieldSpec, enums: dict[str, list[str]], path: 
                                                                              [])
         if not isinstance(value, str) or value not in allowed:
             errors.append((path, f"expected one of {', '.join(allowed)}; got "
-                                 f"{_describe(value)}"))
+                                 f"{short(value)}"))
             return None
         return value
     if kind == "list":
         value = _as_list(value)
         if not isinstance(value, list):
-            errors.append((path, f"expected a list, got {_describe(value)}"))
+            errors.append((path, f"expected a list, got {short(value)}"))
             return None
         n = len(value)
         if (spec.min_items is not None and n < spec.min_items) or \
@@ -118,7 +113,7 @@ def check_value(value: Any, spec: FieldSpec, enums: dict[str, list[str]], path: 
     if kind == "object":
         if not isinstance(value, dict):
             errors.append((path, f"expected a mapping of {', '.join(spec.fields or {})}, "
-                                 f"got {_describe(value)}"))
+                                 f"got {short(value)}"))
             return None
         return check_fields(value, spec.fields or {}, enums, path, errors)
     raise AssertionError(kind)

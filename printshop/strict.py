@@ -112,13 +112,25 @@ def _plain(kind: type | tuple, describe: str, convert=None) -> _Check:
 _DECIMAL = re.compile(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?", re.ASCII)
 
 
+_WHOLE = re.compile(r"[-+]?[0-9]{1,18}", re.ASCII)
+
+
+def number_text(text: str, whole: bool = False) -> float | int | None:
+    """Return the number a text writes (ASCII decimal digits, surrounding spaces allowed),
+    or None; ``whole``: only a whole number, returned as an int."""
+    text = text.strip()
+    if whole:
+        return int(text) if _WHOLE.fullmatch(text) else None
+    return float(text) if len(text) <= 400 and _DECIMAL.fullmatch(text) else None
+
+
 def _finite(value, loc, out):
     if type(value) is str:
-        text = value.strip()
-        if len(text) > 400 or not _DECIMAL.fullmatch(text):
+        read = number_text(value)
+        if read is None:
             out.append((loc, f"expected a number, got {short(value)}"))
             return _BAD
-        value = text
+        value = read
     value = float(value)
     if math.isfinite(value):
         return value
@@ -452,11 +464,6 @@ class Record:
         if obj is _BAD:
             raise ValidationError(out)
         return obj
-
-    @classmethod
-    def model_keys(cls) -> list[str]:
-        """Return the keys this record accepts, in their declared order."""
-        return list(cls._compiled())
 
     def __init__(self, **data):
         out: list = []

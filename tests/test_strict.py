@@ -164,3 +164,21 @@ def test_the_manifest_models_check_recursive_fields_and_components_by_kind():
     assert found == [(("components", 0, "fields", "levels", "items", "items", "type"),
                       "expected 'str', 'text', 'int', 'number', 'bool', 'enum', 'list' or "
                       "'object', got 'money'")]
+
+
+@pytest.mark.parametrize("text, whole, read", [
+    (" 12 ", True, 12), ("-3", True, -3), ("2.5", True, None), ("\u0663", True, None),
+    ("\u00b2", True, None), ("1_000", True, None),
+    ("1e3", False, 1000.0), (".5", False, 0.5), ("nan", False, None), ("\u0663", False, None),
+])
+def test_numbers_written_as_text_are_read_the_same_for_cards_and_manifests(text, whole, read):
+    from printshop.models import FieldSpec
+    from printshop.schema import check_value
+    from printshop.strict import number_text
+
+    assert number_text(text, whole=whole) == read
+    errors: list = []
+    got = check_value(text, FieldSpec(type="int" if whole else "number"), {}, ("v",), errors)
+    assert (errors == []) == (read is not None)
+    if read is not None:
+        assert got == read
