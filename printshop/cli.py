@@ -476,5 +476,13 @@ def serve(game, project_dir, port, host, open_browser, out_dir):
         _fail(exc)
 
 
-if __name__ == "__main__":
+def run() -> None:
+    """The ``printshop`` command: main() in a process set up to run once and end."""
+    from .workers import short_lived
+
+    short_lived()
     main()
+
+
+if __name__ == "__main__":
+    run()
