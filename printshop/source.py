@@ -210,8 +210,11 @@ def parse_yaml(text: str, file: str) -> Document:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
-        raise PrintshopError(Problem(file, f"not valid YAML: {exc.problem or exc.context}",
-                                     (), line)) from None
+        problem = exc.problem or exc.context
+        if "nesting depth" in str(problem):   # libyaml's own limit (PyYAML 6.0.4 on)
+            raise PrintshopError(Problem(file, "not valid data: nested too deeply", (),
+                                         line)) from None
+        raise PrintshopError(Problem(file, f"not valid YAML: {problem}", (), line)) from None
     except yaml.YAMLError as exc:
         raise PrintshopError(Problem(file, f"not valid YAML: {exc}")) from None
     except RecursionError:
