@@ -206,8 +206,57 @@ def _arc_to(ctx, x1, y1, rx, ry, angle, large, sweep, x2, y2) -> None:
     ctx.restore()
 
 
+PATH_KEPT = 1024            # distinct path data whose operations are kept (icons repeat)
+PATH_KEPT_CHARS = 2000     # longer path data (a map's coast) is read each time it is drawn
+
+
 def _path(ctx, d: str) -> None:
-    """Append SVG path data to the cairo path."""
+    """Append SVG path data to the cairo path: the operations it reads to, read once for
+    path data a drawing repeats (an icon on every card), are replayed on the context."""
+    for name, args in _ops(d):
+        getattr(ctx, name)(*args)
+
+
+def _ops(d: str) -> tuple:
+    """Return the operations path data reads to (kept when it is short enough)."""
+    return _path_ops(d) if len(d or "") <= PATH_KEPT_CHARS else _traced(d)
+
+
+@lru_cache(maxsize=PATH_KEPT)
+def _path_ops(d: str) -> tuple:
+    return _traced(d)
+
+
+class _Trace:
+    """Stands in for a cairo context while path data is read: keeps each operation, with
+    its arguments, to be replayed on a real context (the same calls, so the same bytes)."""
+
+    def __init__(self):
+        self.ops: list[tuple[str, tuple]] = []
+
+    def _keeper(name: str):
+        def keep(self, *args) -> None:
+            self.ops.append((name, args))
+        return keep
+
+    move_to, line_to, curve_to, close_path = (_keeper("move_to"), _keeper("line_to"),
+                                              _keeper("curve_to"), _keeper("close_path"))
+    save, restore, translate, rotate, scale = (_keeper("save"), _keeper("restore"),
+                                               _keeper("translate"), _keeper("rotate"),
+                                               _keeper("scale"))
+    arc, arc_negative = _keeper("arc"), _keeper("arc_negative")
+    del _keeper
+
+
+def _traced(d: str) -> tuple:
+    """Return the cairo operations SVG path data reads to; Unsupported when it is malformed."""
+    trace = _Trace()
+    _read_path(trace, d)
+    return tuple(trace.ops)
+
+
+def _read_path(ctx, d: str) -> None:
+    """Append SVG path data to the path of ``ctx`` (a _Trace)."""
     tokens = _PATH_TOKEN.findall(d or "")
     i, n = 0, len(tokens)
     cmd = None
@@ -537,13 +586,12 @@ _STYLE_NUMBERS = ("stroke-width", "font-size", "fill-opacity", "stroke-opacity",
 
 
 class _Nothing:
-    """A cairo context that draws nothing: lets _check read path data and transforms the way
-    _draw will, so that nothing draw_page meets halfway down a page is a surprise."""
+    """A cairo context that draws nothing: lets _check read transforms the way _draw will,
+    so that nothing draw_page meets halfway down a page is a surprise."""
 
     def _skip(self, *args):
         pass
 
-    move_to = line_to = curve_to = close_path = new_sub_path = arc = arc_negative = _skip
     save = restore = translate = rotate = scale = transform = _skip
 
 
@@ -554,7 +602,7 @@ _NOTHING = _Nothing()
 def _path_problem(d: str) -> str:
     """Return why _path cannot read path data, or ''. Cached: icons repeat on every card."""
     try:
-        _path(_NOTHING, d)
+        _ops(d)
     except Unsupported as exc:
         return str(exc)
     return ""
