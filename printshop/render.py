@@ -32,6 +32,10 @@ _INHERITED_SET = frozenset(INHERITED)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
 _PATH_TOKEN = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
+# Path data and lists of numbers are read once and kept (a card's icons and frames repeat on
+# every card): this many distinct ones, each at most this long (a map's coast is not kept).
+PATH_KEPT = 1024
+PATH_KEPT_CHARS = 2000
 _CAPS = {"butt": cairo.LINE_CAP_BUTT, "round": cairo.LINE_CAP_ROUND,
          "square": cairo.LINE_CAP_SQUARE}
 _JOINS = {"miter": cairo.LINE_JOIN_MITER, "round": cairo.LINE_JOIN_ROUND,
@@ -78,8 +82,17 @@ def _num_with_unit(value, default: float) -> float:
     return float(match.group())
 
 
-def _numbers(value: str | None) -> list[float]:
-    return [float(n) for n in _NUMBER.findall(value or "")]
+def _numbers(value: str | None) -> tuple[float, ...]:
+    """Return the numbers in an attribute (a polygon's points, a viewBox, a dash pattern)."""
+    if not value:
+        return ()
+    return _read_numbers(value) if len(value) <= PATH_KEPT_CHARS else \
+        tuple(map(float, _NUMBER.findall(value)))
+
+
+@lru_cache(maxsize=PATH_KEPT)
+def _read_numbers(value: str) -> tuple[float, ...]:
+    return tuple(map(float, _NUMBER.findall(value)))
 
 
 def _style(element, inherited: dict) -> dict:
@@ -204,10 +217,6 @@ def _arc_to(ctx, x1, y1, rx, ry, angle, large, sweep, x2, y2) -> None:
     else:
         ctx.arc_negative(0, 0, 1, start, end)
     ctx.restore()
-
-
-PATH_KEPT = 1024            # distinct path data whose operations are kept (icons repeat)
-PATH_KEPT_CHARS = 2000     # longer path data (a map's coast) is read each time it is drawn
 
 
 def _path(ctx, d: str) -> None:
