@@ -157,6 +157,11 @@ def _steps(value: str) -> tuple:
 def _ellipse_path(ctx, cx, cy, rx, ry) -> None:
     if rx <= 0 or ry <= 0:
         return
+    if rx == ry:   # a circle: one arc, without scaling a unit circle (three calls, not seven)
+        ctx.new_sub_path()
+        ctx.arc(cx, cy, rx, 0, 2 * math.pi)
+        ctx.close_path()
+        return
     ctx.save()
     ctx.translate(cx, cy)
     ctx.scale(rx, ry)
@@ -177,6 +182,9 @@ def _rect_path(ctx, x, y, w, h, rx, ry) -> None:
     ctx.new_sub_path()
     for cx, cy, start in ((x + w - rx, y + ry, -math.pi / 2), (x + w - rx, y + h - ry, 0),
                           (x + rx, y + h - ry, math.pi / 2), (x + rx, y + ry, math.pi)):
+        if rx == ry:   # round corners: each one arc
+            ctx.arc(cx, cy, rx, start, start + math.pi / 2)
+            continue
         ctx.save()
         ctx.translate(cx, cy)
         ctx.scale(rx, ry)
