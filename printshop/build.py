@@ -206,8 +206,13 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
     todo = [i for i, r in enumerate(results) if r is None]
     shares: dict[int, int] = {}
     if todo:
-        # Imported, and cached manifests checked, once here rather than in every worker.
+        # Imported, and cached manifests checked, once here rather than in every worker: the
+        # components, the drawing (cairo), the contents page and the code of the games to draw
+        # (their rules and template helpers, which the rules check here needs too).
+        from . import contents, pdf  # noqa: F401
         from .components import SHARES
+        from .games import load_plugins
+        load_plugins({tasks[i][0].id for i in todo})
         for i in todo:
             game, cid, _ = tasks[i]
             game.manifest
