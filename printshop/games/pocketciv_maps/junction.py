@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from operator import eq
 from typing import NamedTuple
 
 from .model import WorldMap
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Face:
-    """A Region, Frontier or Sea as the junction analysis sees it."""
+    """A Region, Frontier or Sea as the junction analysis sees it (slots, not frozen: a map
+    makes one for every region and area each time it is checked, and a frozen dataclass is
+    slow to make)."""
 
     id: str
     cycles: tuple[tuple[str, ...], ...]
@@ -45,9 +48,9 @@ class Corner(NamedTuple):
 
 @dataclass(frozen=True)
 class Junctions:
-    """The junctions of three found, and the corners that belong to none."""
+    """How many junctions of three were found, and the corners that belong to none."""
 
-    met: tuple[tuple[str, str, str], ...]
+    met: int
     broken: tuple[tuple[Corner, ...], ...]
 
 
@@ -83,16 +86,18 @@ def directions(faces: dict[str, Face]) -> dict[tuple[str, int], bool]:
     """Return, for each list, whether it must be reversed to run the same way as the first."""
     keys = [(f.id, k) for f in faces.values() for k in range(len(f.cycles))]
     flipped: dict[tuple[str, int], bool] = {}
+    unturned = {f.id: len(f.cycles) for f in faces.values()}   # lists not yet given a way
     for start in keys:
         if start in flipped:
             continue
         flipped[start] = False
+        unturned[start[0]] -= 1
         queue = deque([start])
         while queue:
             fid, k = queue.popleft()
             cycle = faces[fid].cycles[k]
             for other in dict.fromkeys(cycle):
-                if other not in faces:
+                if not unturned.get(other):
                     continue
                 for m, theirs in enumerate(faces[other].cycles):
                     if (other, m) in flipped or fid not in theirs:
@@ -101,6 +106,7 @@ def directions(faces: dict[str, Face]) -> dict[tuple[str, int], bool]:
                     if verdict is None:
                         continue
                     flipped[(other, m)] = flipped[(fid, k)] ^ (verdict == "flip")
+                    unturned[other] -= 1
                     queue.append((other, m))
     return flipped
 
@@ -126,9 +132,37 @@ def _free(candidates: list[int], used: list[bool]) -> int | None:
     return None
 
 
+def _all_meet(faces: dict[str, Face], flipped: dict[tuple[str, int], bool]) -> int | None:
+    """Return how many junctions of three the corners make when each corner is one of the
+    three corners of a junction, and no corner is listed twice (a legal map); else None.
+
+    Every corner (before, face, after) then has its turn (face, after, before) among the
+    corners (turning the corners of one junction gives the same three again); the corners
+    are handled as three columns, which Python compares without a loop of its own."""
+    befores: list[str] = []
+    owners: list[str] = []
+    afters: list[str] = []
+    for f in faces.values():
+        for k, cycle in enumerate(f.cycles):
+            ahead = cycle[::-1] if flipped.get((f.id, k)) else cycle
+            befores += ahead
+            owners += [f.id] * len(ahead)
+            afters += ahead[1:] + ahead[:1]
+    found = set(zip(befores, owners, afters))
+    if (len(found) < len(befores) or any(map(eq, befores, owners)) or
+            any(map(eq, owners, afters)) or any(map(eq, afters, befores)) or
+            not found.issuperset(zip(owners, afters, befores))):
+        return None
+    return len(found) // 3
+
+
 def junctions(faces: dict[str, Face]) -> Junctions:
     """Group corners into junctions of three; gather the rest by the point they share."""
-    found = corners(faces, directions(faces))
+    flipped = directions(faces)
+    count = _all_meet(faces, flipped)
+    if count is not None:
+        return Junctions(count, ())
+    found = corners(faces, flipped)
     waiting: dict[tuple, list[int]] = {}
     for n, c in enumerate(found):
         waiting.setdefault(c[:3], []).append(n)
@@ -142,7 +176,7 @@ def junctions(faces: dict[str, Face]) -> Junctions:
         if at_after is not None and at_before is not None:
             used[n] = used[at_after] = used[at_before] = True
             met.append((before, face, after))
-    return Junctions(tuple(met), tuple(_chains(found, used)))
+    return Junctions(len(met), tuple(_chains(found, used)))
 
 
 def _chains(corner_tuples: list[tuple], used: list[bool]) -> list[tuple[Corner, ...]]:
@@ -208,6 +242,9 @@ def _list_groups(faces: dict[str, Face]) -> int:
     """Return how many groups the border lists fall into, two lists being joined when each
     names the other's face."""
     names = {(f.id, k): set(cycle) for f in faces.values() for k, cycle in enumerate(f.cycles)}
+    lists_of: dict[str, list[tuple[str, int]]] = {}
+    for key in names:
+        lists_of.setdefault(key[0], []).append(key)
     seen: set[tuple[str, int]] = set()
     groups = 0
     for start in names:
@@ -217,10 +254,10 @@ def _list_groups(faces: dict[str, Face]) -> int:
         seen.add(start)
         stack = [start]
         while stack:
-            fid, k = stack.pop()
-            for other in names[(fid, k)]:
-                for m in range(len(faces[other].cycles) if other in faces else 0):
-                    if (other, m) not in seen and fid in names[(other, m)]:
-                        seen.add((other, m))
-                        stack.append((other, m))
+            key = stack.pop()
+            for other in names[key]:
+                for theirs in lists_of.get(other, ()):
+                    if theirs not in seen and key[0] in names[theirs]:
+                        seen.add(theirs)
+                        stack.append(theirs)
     return groups

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from itertools import chain, repeat
-from operator import itemgetter, le
+from operator import eq, itemgetter, le
 from typing import Callable, Iterable
 
 import numpy as np
@@ -51,6 +51,18 @@ class Survey:
     def junctions(self):
         """Return the junctions of three and the corners that fit none."""
         return junctions(self.faces)
+
+    @cached_property
+    def entries(self) -> tuple[list[str], list[str]]:
+        """Return every entry of every face's borders as two columns: the face whose list
+        holds it, and the neighbour it names."""
+        listing: list[str] = []
+        named: list[str] = []
+        for face in self.faces.values():
+            for cycle in face.cycles:
+                listing += [face.id] * len(cycle)
+                named += cycle
+        return listing, named
 
     @cached_property
     def land(self) -> list[list[str]]:
@@ -136,7 +148,7 @@ def validate_map(world: WorldMap) -> list[Flaw]:
     for rule in MAP_RULES.values():
         if rule.setup and world.setup != "random":
             continue
-        if any(n in failed for n in rule.needs):
+        if not failed.isdisjoint(rule.needs):
             failed.add(rule.id)
             continue
         found = [replace(f, rule=rule.id) for f in rule.check(survey)]
@@ -214,6 +226,19 @@ def _ids(s: Survey):
 
 # Borders and junctions -----------------------------------------------------------------------
 
+def _all_named(s: Survey) -> bool:
+    """Say whether every border names a face, and none its own: a quick look at all the
+    entries at once before the face-by-face search."""
+    listing, named = s.entries
+    return s.faces.keys() >= set(named) and not any(map(eq, listing, named))
+
+
+def _same_counts(these: Iterable, those: Iterable) -> bool:
+    """Say whether two collections hold the same things as often (the counts compared as
+    plain dicts: Counter's own == loops in Python)."""
+    return dict.__eq__(Counter(these), Counter(those))
+
+
 def _entries(face: Face):
     """Yield (cycle, index, neighbour) for every entry of a face's borders."""
     for k, cycle in enumerate(face.cycles):
@@ -225,6 +250,8 @@ def _entries(face: Face):
           needs=("pocketciv.map.ids",))
 def _border_names(s: Survey):
     """Check that every border names a real face other than itself."""
+    if _all_named(s):
+        return
     for face in s.faces.values():
         named = set(chain.from_iterable(face.cycles))
         if face.id not in named and s.faces.keys() >= named:
@@ -245,6 +272,9 @@ def _border_names(s: Survey):
 def _border_mutual(s: Survey):
     """Check that every border is listed from both sides, as often; report each neighbour
     once, at its first entry."""
+    listing, named = s.entries
+    if _same_counts(zip(listing, named), zip(named, listing)):
+        return
     counts = {fid: Counter(chain.from_iterable(f.cycles)) for fid, f in s.faces.items()}
     for fid, face in s.faces.items():
         for other, mine in counts[fid].items():      # in the order of first entries
@@ -415,7 +445,7 @@ def _frontier_regions(s: Survey):
           needs=("pocketciv.map.junctions", "pocketciv.map.sea-stretch"))
 def _flat(s: Survey):
     """Check Euler's formula: the lists describe a map on a flat sheet."""
-    have, want = euler(s.faces, len(s.junctions.met))
+    have, want = euler(s.faces, s.junctions.met)
     if have != want:
         handles = (want - have) // 2
         yield flaw(f"the borders as listed cannot be drawn on a flat sheet: every junction "
@@ -505,7 +535,38 @@ def _outline(s: Survey):
                    "do not: give every region an outline, or none", missing[0].at,
                    [r.number for r in missing])
         return
-    ready = []
+    if not drawn:
+        return
+    if not _simple(drawn, list(s.rings.values())):
+        found = list(_outline_search(s))
+        if found:
+            yield from found
+            return
+    for r, valid, area in zip(drawn, shapely.is_valid(s.shapes).tolist(),
+                              shapely.area(s.shapes).tolist()):
+        if not valid or area <= 0:
+            yield flaw(f"{s.name(r.id)}'s outline crosses itself or encloses no area",
+                       r.at + ("outline",), (r.number,))
+
+
+def _simple(drawn: list[Region], rings: list[list]) -> bool:
+    """Say whether every outline has one line per border, each of 2 points or more and
+    ending where the next begins (the last where the first begins), round a ring of 3 points
+    or more that never passes through one point twice: a quick look at the whole map before
+    the outline-by-outline search."""
+    outlines = [r.outline for r in drawn]
+    lines = list(chain.from_iterable(outlines))
+    sizes = list(map(len, rings))
+    return (list(map(len, outlines)) == [len(r.borders) for r in drawn] and
+            min(map(len, lines), default=2) >= 2 and
+            list(map(itemgetter(-1), lines)) ==
+            list(map(itemgetter(0), chain.from_iterable(o[1:] + o[:1] for o in outlines))) and
+            min(sizes, default=3) >= 3 and list(map(len, map(set, rings))) == sizes)
+
+
+def _outline_search(s: Survey):
+    """Report, outline by outline, the first thing wrong with its lines: their number, their
+    points, their joins, a point passed twice."""
     for n, r in enumerate(s.world.regions):
         if r.outline is None:
             continue
@@ -534,16 +595,6 @@ def _outline(s: Survey):
         if len(ring) < 3 or len(set(ring)) != len(ring):
             yield flaw(f"{s.name(r.id)}'s outline passes through the same point twice or "
                        "encloses no area", r.at + ("outline",), (r.number,))
-            continue
-        ready.append(r)
-    if len(ready) < len(drawn):
-        return
-    shapes = s.shapes
-    for r, valid, area in zip(ready, shapely.is_valid(shapes).tolist(),
-                              shapely.area(shapes).tolist()):
-        if not valid or area <= 0:
-            yield flaw(f"{s.name(r.id)}'s outline crosses itself or encloses no area",
-                       r.at + ("outline",), (r.number,))
 
 
 def _lines(region: Region) -> dict[str, list[tuple]]:
@@ -582,11 +633,11 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _apart(shapes) -> bool:
-    """Say whether every two polygons that meet only touch: a quick look at every pair before
-    the search that reports overlaps in order."""
+    """Say whether every two polygons that meet only touch, that is whether no two share a
+    point inside both: a quick look at every pair before the search that reports overlaps in
+    order."""
     first, second = _pairs(len(shapes))
-    meet = shapely.intersects(shapes[first], shapes[second])
-    return bool(shapely.touches(shapes[first[meet]], shapes[second[meet]]).all())
+    return not shapely.relate_pattern(shapes[first], shapes[second], "T********").any()
 
 
 @map_rule("pocketciv.map.overlap", "no two regions overlap",
