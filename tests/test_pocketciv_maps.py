@@ -372,11 +372,11 @@ def test_map_command_writes_a_map_file_and_a_page(tmp_path):
                                        "islands", "--count", "2", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["m1-islands-11.pdf", "m1-islands-11.yaml", "m1-islands-12.pdf",
-                     "m1-islands-12.yaml"]
-    assert (tmp_path / "m1-islands-11.pdf").read_bytes().startswith(b"%PDF")
-    assert "seed: m1-islands-11" in (tmp_path / "m1-islands-11.yaml").read_text()
-    checked = CliRunner().invoke(main, ["validate", "map", str(tmp_path / "m1-islands-12.yaml")])
+    assert names == ["m2-islands-11.pdf", "m2-islands-11.yaml", "m2-islands-12.pdf",
+                     "m2-islands-12.yaml"]                    # a bare number: the default, m2
+    assert (tmp_path / "m2-islands-11.pdf").read_bytes().startswith(b"%PDF")
+    assert "seed: m2-islands-11" in (tmp_path / "m2-islands-11.yaml").read_text()
+    checked = CliRunner().invoke(main, ["validate", "map", str(tmp_path / "m2-islands-12.yaml")])
     assert checked.exit_code == 0 and f"ok ({len(MAP_RULES)} rules)" in checked.output
 
 
@@ -573,8 +573,9 @@ def test_every_scenario_page_prints_its_seed(built_pocketciv, pocketciv):
         if "seed" in entry["map"]:
             seed = parse_seed(entry["map"]["seed"])
             assert f"Map seed {seed} · {variant(seed.variant).title} variant" in page
-            assert f"full size: printshop map pocketciv --seed {seed.number} --variant " \
-                   f"{seed.variant}" in page
+            # The book's seeds are m1's: the command names the whole seed, since a bare
+            # number would now draw the m2 map.
+            assert f"full size: printshop map pocketciv --seed {seed}" in page
         else:
             assert f"Map {entry['map']['name']}" in page and "has no seed" in page
         assert f"pieces set out: printshop map pocketciv --scenario {entry['id']}" in page
@@ -643,14 +644,14 @@ def test_a_seed_whose_map_fails_validation_stops_the_build(game_copy, tmp_path, 
     broken = Flaw("pocketciv.map.setup-tribes", "the world starts with 2 Tribes; it needs 3")
     monkeypatch.setattr(validate_module, "validate_map",
                         lambda world: real(world) + ([broken] if world.seed ==
-                                                     "m1-standard-7" else []))
+                                                     "m2-standard-7" else []))
     root = _with_map_params(game_copy, {"seed": 7, "variant": "standard"})
     with pytest.raises(PrintshopError) as caught:
         build(Project.open(root), ["pocketciv"], PrintOptions(), tmp_path / "out", jobs=1)
     [problem] = caught.value.problems
     assert str(problem).startswith(f"data/pocketciv/game.yaml: components[{_map_index(root)}]"
                                    ".params.seed: "
-                                   "[pocketciv.map-sheet] map: the map of seed m1-standard-7 "
+                                   "[pocketciv.map-sheet] map: the map of seed m2-standard-7 "
                                    "breaks [pocketciv.map.setup-tribes]")
     assert not (tmp_path / "out").exists()
 
