@@ -600,6 +600,7 @@ def _areas(coast: Coast, ids: list[str], kind: str) -> tuple[Area, ...]:
 M2_ROUNDS = 3                 # Lloyd rounds for m2's sites
 M2_SAMPLES = 24               # grid points across the frame when relaxing them
 M2_SITE_TRIES = 8             # fresh sites on the same land before the land is drawn again
+M2_OUTLINES = 1000            # outlines of land drawn at most (islands drop most of them)
 M2_CANDIDATES = 4             # points drawn for each site, the one farthest from the others kept
 
 
@@ -663,14 +664,24 @@ def _joined(layouts: list[Layout]) -> Layout:
     return Layout(rings, beyond, coasts)
 
 
+def _lands(seed: Seed, v: Variant):
+    """Yield (attempt, sizes, shapes) for each land drawn, skipping outlines whose islands
+    lie too close together (most islands outlines are dropped so; up to M2_OUTLINES are
+    drawn), until ATTEMPTS lands have been given."""
+    given = 0
+    for attempt in range(M2_OUTLINES):
+        drawn = _land(seed, v, attempt)
+        if drawn is not None:
+            yield attempt, *drawn
+            given += 1
+            if given == ATTEMPTS:
+                return
+
+
 def _geometry_m2(seed: Seed, v: Variant):
     """Return (layout, coast) for algorithm m2: each piece of land keeps its outline while
     fresh sites are tried, and the cells are built without GEOS."""
-    for attempt in range(ATTEMPTS):
-        drawn = _land(seed, v, attempt)
-        if drawn is None:
-            continue
-        sizes, shapes = drawn
+    for attempt, sizes, shapes in _lands(seed, v):
         land_area = sum(shape.area for shape in shapes)
         stream = seed.stream(f"sites:{attempt}")
         layouts = []

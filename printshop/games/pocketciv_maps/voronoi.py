@@ -28,6 +28,7 @@ import math
 
 from functools import lru_cache
 from itertools import combinations
+from operator import eq
 
 import numpy as np
 
@@ -117,15 +118,14 @@ def _changes(p: Point, q: Point, sites: list[Point], first: int,
     return changes if at == last else None
 
 
-class _Mark:
-    """A point on the edge of a Voronoi cell, rounded to a tenth, with the sites it lies
-    between: two for a crossing of the coast (``before`` then ``after`` going clockwise
-    along the coast), three for a corner inland."""
+# A point on the edge of a Voronoi cell, rounded to a tenth, with the sites it lies between:
+# two for a crossing of the coast (the one before, then the one after, going clockwise along
+# the coast), three for a corner inland.
+Mark = tuple[Point, tuple[int, ...]]
 
-    __slots__ = ("point", "sites")
-
-    def __init__(self, point: Point, sites: tuple[int, ...]) -> None:
-        self.point, self.sites = point, sites
+# One region's stretch of coast: (region, where the coast enters it, the coast's own points
+# in between, where it leaves).
+Stretch = tuple[int, Mark, list[Point], Mark]
 
 
 def _rounded(x: float, y: float) -> Point:
@@ -133,115 +133,140 @@ def _rounded(x: float, y: float) -> Point:
     return round(x, 1) + 0.0, round(y, 1) + 0.0
 
 
-# One region's stretch of coast: (region, where the coast enters it, the coast's own points
-# in between, where it leaves).
-Stretch = tuple[int, _Mark, list[Point], _Mark]
-
-
-def _crossings(coast: list[Point], owner: np.ndarray,
-               sites: list[Point]) -> list[tuple[int, _Mark]] | None:
+def _crossings(coast: np.ndarray, coast_points: list[Point], sites: np.ndarray,
+               site_points: list[Point]) -> list[tuple[int, Mark]] | None:
     """Return every place the coast passes from one region to the next, in order clockwise,
-    as (coast edge, crossing); None when one cannot be placed."""
-    out: list[tuple[int, _Mark]] = []
+    as (coast edge, crossing); None when one cannot be placed.
+
+    Most coast edges that change region pass straight from one site's region to the next;
+    these are placed for all edges at once, and the few that pass through a third region
+    are walked by _changes."""
+    owner = nearest(coast, sites)
+    edges = np.flatnonzero(owner != np.roll(owner, -1))
     m = len(coast)
-    for i in np.flatnonzero(owner != np.roll(owner, -1)).tolist():
-        p, q = coast[i], coast[(i + 1) % m]
-        changes = _changes(p, q, sites, int(owner[i]), int(owner[(i + 1) % m]))
+    a, b = owner[edges], owner[(edges + 1) % m]
+    p, q = coast[edges], coast[(edges + 1) % m]
+    d = q - p
+    gx = p[:, 0, None] - sites[:, 0]                     # an edge's start to every site
+    gy = p[:, 1, None] - sites[:, 1]
+    here = gx * gx + gy * gy
+    rows = np.arange(len(edges))
+    ax, ay = sites[a, 0], sites[a, 1]
+    # How fast each site gains on a along the edge (twice d . (site - a)); b's catches up at t.
+    slope = 2 * (d[:, 0, None] * (sites[:, 0] - ax[:, None])
+                 + d[:, 1, None] * (sites[:, 1] - ay[:, None]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (here[rows, b] - here[rows, a]) / slope[rows, b]
+    # Where b catches a up, every other site is still farther than a: one change only.
+    lead = here - here[rows, a][:, None] - t[:, None] * slope
+    lead[rows, a] = lead[rows, b] = 1.0
+    simple = (lead > 0).all(axis=1) & (t >= 0) & (t <= 1)
+    xs = np.round(p[:, 0] + t * d[:, 0], 1) + 0.0
+    ys = np.round(p[:, 1] + t * d[:, 1], 1) + 0.0
+    out: list[tuple[int, Mark]] = []
+    for k, (i, one, x, y, before, after) in enumerate(zip(
+            edges.tolist(), simple.tolist(), xs.tolist(), ys.tolist(), a.tolist(), b.tolist())):
+        if one:
+            out.append((i, ((x, y), (before, after))))
+            continue
+        start, end = coast_points[i], coast_points[(i + 1) % m]
+        changes = _changes(start, end, site_points, before, after)
         if changes is None:
             return None
-        for t, before, after in changes:
-            point = _rounded(p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
-            out.append((i, _Mark(point, (before, after))))
+        for when, left, right in changes:
+            point = _rounded(start[0] + when * (end[0] - start[0]),
+                             start[1] + when * (end[1] - start[1]))
+            out.append((i, (point, (left, right))))
     return out
 
 
-def _stretches(coast: list[Point], crossings: list[tuple[int, _Mark]]) -> list[Stretch] | None:
+def _stretches(coast: list[Point], crossings: list[tuple[int, Mark]]) -> list[Stretch] | None:
     """Cut the coast at the crossings: one stretch per run of coast in one region, in order
     clockwise from the first crossing."""
     stretches: list[Stretch] = []
     for k, (i, entry) in enumerate(crossings):
         j, leave = crossings[(k + 1) % len(crossings)]
         points = coast[i + 1:j + 1] if k + 1 < len(crossings) else coast[i + 1:] + coast[:j + 1]
-        region = entry.sites[1]
-        if leave.sites[0] != region:
+        region = entry[1][1]
+        if leave[1][0] != region:
             return None
         stretches.append((region, entry, points, leave))
     return stretches
 
 
-def _beyond(region: int, a: _Mark, b: _Mark) -> int | None:
-    """Return the region across the cell edge from mark a to mark b: the one site they lie
-    between besides ``region``; None if there is not exactly one."""
-    common = [s for s in a.sites if s != region and s in b.sites]
-    return common[0] if len(common) == 1 else None
+def _across(region: int, sites: tuple[int, ...], following: tuple[int, ...]) -> int:
+    """Return the region across the cell edge between two marks (given by the sites each
+    lies between): the site, besides ``region``, that both lie between; -2 if none."""
+    for s in sites:
+        if s != region and s in following:
+            return s
+    return -2
 
 
 def _outline(region: int, site: Point, stretches: list[Stretch],
-             corners: list[_Mark]) -> tuple[list[Point], list[int]] | None:
+             corners: list[Mark]) -> tuple[list[Point], list[int]] | None:
     """Return one region's outline, clockwise, and what lies beyond each of its edges (a
     region, or COAST): each stretch of its coast, then the corners of its cell from where the
     coast leaves to where it comes back. None when the region is in pieces or its corners do
     not fit between the crossings."""
     sx, sy = site
-    marks: list[tuple[float, int, int]] = []           # (angle, kind, which): 0 corner,
-    for n, corner in enumerate(corners):               # 1 where the coast leaves,
-        marks.append((_diamond(corner.point[0] - sx, corner.point[1] - sy), 0, n))
-    for n, (_, entry, _, leave) in enumerate(stretches):     # 2 where it comes back
-        marks.append((_diamond(leave.point[0] - sx, leave.point[1] - sy), 1, n))
-        marks.append((_diamond(entry.point[0] - sx, entry.point[1] - sy), 2, n))
+    marks: list[tuple[float, int, int]] = []       # (angle, kind, which): 0 a corner, 1 where
+    for n, ((x, y), _) in enumerate(corners):       # the coast leaves, 2 where it comes back
+        marks.append((_diamond(x - sx, y - sy), 0, n))
+    for n, (_, ((x, y), _), _, ((u, w), _)) in enumerate(stretches):
+        marks.append((_diamond(u - sx, w - sy), 1, n))
+        marks.append((_diamond(x - sx, y - sy), 2, n))
     marks.sort()
+    count = len(marks)
     leaving = {which: k for k, (_, kind, which) in enumerate(marks) if kind == 1}
     ring: list[Point] = []
     beyond: list[int] = []
     seen = walked = n = 0
     while True:
         _, entry, points, leave = stretches[n]
-        ring.append(entry.point)
+        ring.append(entry[0])
         ring.extend(points)
-        ring.append(leave.point)
+        ring.append(leave[0])
         beyond.extend([COAST] * (len(points) + 1))
         walked += 1
-        last, k = leave, leaving[n]
+        last, k = leave[1], leaving[n]
         while True:
-            k = (k + 1) % len(marks)
+            k = (k + 1) % count
             _, kind, which = marks[k]
-            mark = corners[which] if kind == 0 else stretches[which][1]
             if kind == 1:
                 return None                     # two exits with no entry between them
-            other = _beyond(region, last, mark)
-            if other is None:
-                return None
-            beyond.append(other)
+            point, between = corners[which] if kind == 0 else stretches[which][1]
+            beyond.append(_across(region, last, between))
             if kind == 2:
                 break
-            ring.append(mark.point)
+            ring.append(point)
             seen += 1
-            last = mark
+            last = between
         n = which
         if n == 0 or walked > len(stretches):
             break
-    if walked != len(stretches) or seen != len(corners):
+    if walked != len(stretches) or seen != len(corners) or -2 in beyond:
         return None
     return ring, beyond
 
 
 def _inland_outline(region: int, site: Point,
-                    corners: list[_Mark]) -> tuple[list[Point], list[int]] | None:
+                    corners: list[Mark]) -> tuple[list[Point], list[int]] | None:
     """Return the outline of a region that touches no coast (its cell's corners, clockwise)
     and the region beyond each edge."""
     if len(corners) < 3:
         return None
     sx, sy = site
-    ring = sorted(corners, key=lambda c: _diamond(c.point[0] - sx, c.point[1] - sy))
-    beyond = [_beyond(region, a, b) for a, b in zip(ring, ring[1:] + ring[:1])]
-    if None in beyond:
+    ring = sorted(corners, key=lambda c: _diamond(c[0][0] - sx, c[0][1] - sy))
+    beyond = [_across(region, a[1], b[1]) for a, b in zip(ring, ring[1:] + ring[:1])]
+    if -2 in beyond:
         return None
-    return [c.point for c in ring], beyond
+    return [point for point, _ in ring], beyond
 
 
 def _distinct(ring: list[Point]) -> bool:
     """Say whether no two consecutive points of the ring are the same (after rounding)."""
-    return all(a != b for a, b in zip(ring, ring[1:] + ring[:1]))
+    return not any(map(eq, ring, ring[1:] + ring[:1]))
 
 
 class Diagram:
@@ -307,15 +332,14 @@ def clipped_cells(diagram: Diagram, coast: np.ndarray) -> tuple[
     fall together after rounding (a border too short anyway)."""
     sites = diagram.sites
     n = len(sites)
-    corners: list[list[_Mark]] = [[] for _ in range(n)]
+    corners: list[list[Mark]] = [[] for _ in range(n)]
     for triangle, (x, y), on_land in zip(diagram.triangles, diagram.centres, diagram.inland):
         if on_land:
-            corner = _Mark(_rounded(x, y), triangle)
+            corner = (_rounded(x, y), triangle)
             for s in triangle:
                 corners[s].append(corner)
-    site_points = diagram.points
     coast_points = list(zip(*coast.T.tolist()))
-    crossings = _crossings(coast_points, nearest(coast, sites), site_points)
+    crossings = _crossings(coast, coast_points, sites, diagram.points)
     stretches = _stretches(coast_points, crossings) if crossings else None
     if not stretches:
         return None
@@ -325,13 +349,13 @@ def clipped_cells(diagram: Diagram, coast: np.ndarray) -> tuple[
     rings, beyonds = [], []
     for s in range(n):
         if own[s]:
-            drawn = _outline(s, site_points[s], own[s], corners[s])
+            drawn = _outline(s, diagram.points[s], own[s], corners[s])
         else:
-            drawn = _inland_outline(s, site_points[s], corners[s])
+            drawn = _inland_outline(s, diagram.points[s], corners[s])
         if drawn is None or not _distinct(drawn[0]):
             return None
         rings.append(drawn[0])
         beyonds.append(drawn[1])
-    runs = [(region, [entry.point] + points + [leave.point])
+    runs = [(region, [entry[0]] + points + [leave[0]])
             for region, entry, points, leave in stretches]
     return rings, beyonds, runs
