@@ -133,50 +133,48 @@ def _rounded(x: float, y: float) -> Point:
     return round(x, 1) + 0.0, round(y, 1) + 0.0
 
 
+def _crossing(p: Point, q: Point, sites: list[Point], a: int, b: int) -> Point | None:
+    """Return where the coast edge p-q passes from a's region straight into b's (a nearest
+    at p, b at q): the point of the edge as far from both; None if a third site is nearer
+    there (the edge passes through its region too)."""
+    (px, py), (ax, ay), (bx, by) = p, sites[a], sites[b]
+    dx, dy = q[0] - px, q[1] - py
+    slope = 2 * (dx * (bx - ax) + dy * (by - ay))       # how fast b gains on a along the edge
+    if slope <= 0:
+        return None
+    t = (((px - bx) * (px - bx) + (py - by) * (py - by)) -
+         ((px - ax) * (px - ax) + (py - ay) * (py - ay))) / slope
+    x, y = px + t * dx, py + t * dy
+    here = (x - ax) * (x - ax) + (y - ay) * (y - ay)
+    for s, (sx, sy) in enumerate(sites):
+        if (x - sx) * (x - sx) + (y - sy) * (y - sy) < here and s != a and s != b:
+            return None
+    return x, y
+
+
 def _crossings(coast: np.ndarray, coast_points: list[Point], sites: np.ndarray,
                site_points: list[Point]) -> list[tuple[int, Mark]] | None:
     """Return every place the coast passes from one region to the next, in order clockwise,
-    as (coast edge, crossing); None when one cannot be placed.
-
-    Most coast edges that change region pass straight from one site's region to the next;
-    these are placed for all edges at once, and the few that pass through a third region
-    are walked by _changes."""
-    owner = nearest(coast, sites)
-    edges = np.flatnonzero(owner != np.roll(owner, -1))
-    m = len(coast)
-    a, b = owner[edges], owner[(edges + 1) % m]
-    p, q = coast[edges], coast[(edges + 1) % m]
-    d = q - p
-    gx = p[:, 0, None] - sites[:, 0]                     # an edge's start to every site
-    gy = p[:, 1, None] - sites[:, 1]
-    here = gx * gx + gy * gy
-    rows = np.arange(len(edges))
-    ax, ay = sites[a, 0], sites[a, 1]
-    # How fast each site gains on a along the edge (twice d . (site - a)); b's catches up at t.
-    slope = 2 * (d[:, 0, None] * (sites[:, 0] - ax[:, None])
-                 + d[:, 1, None] * (sites[:, 1] - ay[:, None]))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (here[rows, b] - here[rows, a]) / slope[rows, b]
-    # Where b catches a up, every other site is still farther than a: one change only.
-    lead = here - here[rows, a][:, None] - t[:, None] * slope
-    lead[rows, a] = lead[rows, b] = 1.0
-    simple = (lead > 0).all(axis=1) & (t >= 0) & (t <= 1)
-    xs = np.round(p[:, 0] + t * d[:, 0], 1) + 0.0
-    ys = np.round(p[:, 1] + t * d[:, 1], 1) + 0.0
+    as (coast edge, crossing); None when one cannot be placed. Most coast edges that change
+    region pass straight from one site's region to the next (_crossing); the few that pass
+    through a third region are walked by _changes."""
+    owner = nearest(coast, sites).tolist()
+    m = len(owner)
     out: list[tuple[int, Mark]] = []
-    for k, (i, one, x, y, before, after) in enumerate(zip(
-            edges.tolist(), simple.tolist(), xs.tolist(), ys.tolist(), a.tolist(), b.tolist())):
-        if one:
-            out.append((i, ((x, y), (before, after))))
+    for i, (a, b) in enumerate(zip(owner, owner[1:] + owner[:1])):
+        if a == b:
             continue
-        start, end = coast_points[i], coast_points[(i + 1) % m]
-        changes = _changes(start, end, site_points, before, after)
+        p, q = coast_points[i], coast_points[(i + 1) % m]
+        point = _crossing(p, q, site_points, a, b)
+        if point is not None:
+            out.append((i, (_rounded(*point), (a, b))))
+            continue
+        changes = _changes(p, q, site_points, a, b)
         if changes is None:
             return None
-        for when, left, right in changes:
-            point = _rounded(start[0] + when * (end[0] - start[0]),
-                             start[1] + when * (end[1] - start[1]))
-            out.append((i, (point, (left, right))))
+        for t, before, after in changes:
+            point = (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
+            out.append((i, (_rounded(*point), (before, after))))
     return out
 
 
