@@ -527,8 +527,9 @@ def _tribes(seed: Seed, v: Variant, icons: list[list[str]]) -> list[int]:
 
 # The whole map -------------------------------------------------------------------------------
 
-def _geometry(seed: Seed, v: Variant):
-    """Return (layout, coast) from the first try that passes the geometric checks."""
+def _geometry_m1(seed: Seed, v: Variant):
+    """Return (layout, coast) for algorithm m1, from the first try that passes the
+    geometric checks."""
     for attempt in range(ATTEMPTS):
         drawn = _land(seed, v, attempt)
         if drawn is None:
@@ -691,7 +692,7 @@ def _lands(seed: Seed, v: Variant):
 
 def _geometry_m2(seed: Seed, v: Variant):
     """Return (layout, coast) for algorithm m2: each piece of land keeps its outline while
-    fresh sites are tried, and the cells are built without GEOS."""
+    fresh sites are tried, and the cells are built by voronoi.py rather than GEOS."""
     for attempt, sizes, shapes in _lands(seed, v):
         land_area = sum(shape.area for shape in shapes)
         stream = seed.stream(f"sites:{attempt}")
@@ -712,7 +713,7 @@ def _geometry_m2(seed: Seed, v: Variant):
 # The map generators, by the algorithm a seed names: each draws the geometry (the regions'
 # outlines and the coast's Frontiers and Seas); numbers, terrain and Tribes are shared.
 ALGORITHMS: dict[str, Callable[[Seed, Variant], tuple[Layout, Coast]]] = {
-    "m1": _geometry,
+    "m1": _geometry_m1,
     "m2": _geometry_m2,
 }
 

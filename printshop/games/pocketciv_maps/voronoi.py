@@ -25,14 +25,15 @@ and ``all``, which only compare; the rest is worked out in Python, one operation
 from __future__ import annotations
 
 import math
-
 from functools import lru_cache
 from itertools import combinations
 from operator import eq
+from typing import Callable
 
 import numpy as np
 
 Point = tuple[float, float]
+OnLand = Callable[[np.ndarray, np.ndarray], np.ndarray]     # xs, ys -> which lie on the land
 COAST = -1                    # beyond an edge on the coast (as generate.py marks it)
 UNTANGLE_BELOW = 2.0          # inland borders shorter than this times the shortest allowed
 UNTANGLE_MARGIN = 2.5         # are lengthened to about this times the shortest allowed
@@ -273,7 +274,7 @@ class Diagram:
 
     __slots__ = ("sites", "points", "triangles", "centres", "inland")
 
-    def __init__(self, sites: np.ndarray, on_land) -> None:
+    def __init__(self, sites: np.ndarray, on_land: OnLand) -> None:
         self.sites = sites
         self.points = list(zip(*sites.T.tolist()))
         self.triangles, self.centres = delaunay(sites)
@@ -296,14 +297,14 @@ class Diagram:
         return short
 
 
-def untangled(sites: np.ndarray, on_land, shortest: float, rounds: int = 2) -> Diagram:
+def untangled(sites: np.ndarray, on_land: OnLand, shortest: float, rounds: int = 2) -> Diagram:
     """Return the diagram of the sites after pulling apart near-four-way junctions.
 
     Where four sites lie nearly on one circle, the two cells between them share a very short
     border (four regions almost meet at a point). Moving the two sites of that border towards
     each other lengthens it by about twice the move, so each is moved by half of what it
-    lacks (of ``shortest``, with a margin). A few units against cells some 250 across:
-    the map looks the same, but far fewer tries are lost."""
+    lacks (of UNTANGLE_MARGIN times ``shortest``): typically 20 units, against cells some
+    250 across, so the map looks the same, but far fewer tries are lost."""
     diagram = Diagram(sites, on_land)
     for _ in range(rounds):
         short = diagram.short_edges(UNTANGLE_BELOW * shortest)
@@ -331,8 +332,8 @@ def clipped_cells(diagram: Diagram, coast: np.ndarray) -> tuple[
     sites = diagram.sites
     n = len(sites)
     corners: list[list[Mark]] = [[] for _ in range(n)]
-    for triangle, (x, y), on_land in zip(diagram.triangles, diagram.centres, diagram.inland):
-        if on_land:
+    for triangle, (x, y), inland in zip(diagram.triangles, diagram.centres, diagram.inland):
+        if inland:
             corner = (_rounded(x, y), triangle)
             for s in triangle:
                 corners[s].append(corner)
