@@ -38,22 +38,22 @@ def rate(work, seconds: float) -> tuple[float, int]:
 
 
 def tries(seeds: list[Seed]) -> float:
-    """Return how many sets of sites the maps of these seeds drew, per map (every try of
-    either algorithm scatters sites once for each piece of land, one piece here)."""
-    scatter = generator._relax
+    """Return how many sets of sites the maps of these seeds relaxed, per map: the tries
+    (either algorithm relaxes the sites once a try for each piece of land, one piece here)."""
+    relax = generator._relax
     count = 0
 
     def counted(*args):
         nonlocal count
         count += 1
-        return scatter(*args)
+        return relax(*args)
 
     generator._relax = counted
     try:
         for seed in seeds:
             generator.generate(seed)
     finally:
-        generator._relax = scatter
+        generator._relax = relax
     return count / len(seeds)
 
 
