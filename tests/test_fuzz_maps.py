@@ -11,9 +11,15 @@ from hypothesis import strategies as st
 
 from printshop.errors import PrintshopError
 from printshop.games.pocketciv_maps.atlas import check_map_file
+from printshop.games.pocketciv_maps.generate import generate
+from printshop.games.pocketciv_maps.model import dump_map
+from printshop.games.pocketciv_maps.seed import parse_seed
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "maps"
-BASE = yaml.safe_load((EXAMPLES / "brickfields-drawn.yaml").read_text(encoding="utf-8"))
+# The maps mangled: one written by hand and one drawn by each map algorithm.
+BASES = [yaml.safe_load((EXAMPLES / "brickfields-drawn.yaml").read_text(encoding="utf-8"))] + \
+    [yaml.safe_load(dump_map(generate(parse_seed(seed)))) for seed in ("m1-standard-5",
+                                                                       "m2-standard-5")]
 
 junk = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-5, 20),
                               st.floats(allow_nan=False, allow_infinity=False, width=32),
@@ -34,14 +40,15 @@ def paths(value, prefix=()):
             yield from paths(v, prefix + (i,))
 
 
-ALL_PATHS = [p for p in paths(BASE) if p]
+ALL_PATHS = [[p for p in paths(base) if p] for base in BASES]
 
 
 @st.composite
 def mangled(draw):
-    doc = copy.deepcopy(BASE)
+    which = draw(st.integers(0, len(BASES) - 1))
+    doc = copy.deepcopy(BASES[which])
     for _ in range(draw(st.integers(1, 4))):
-        path = draw(st.sampled_from(ALL_PATHS))
+        path = draw(st.sampled_from(ALL_PATHS[which]))
         parent = doc
         try:
             for key in path[:-1]:

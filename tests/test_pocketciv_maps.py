@@ -92,13 +92,14 @@ def _independent_checks(world) -> None:
     assert sum(r.tribes for r in world.regions) == v.setup.tribes
 
 
+@pytest.mark.parametrize("algorithm", ["m1", "m2"])
 @pytest.mark.parametrize("name, examples", [("standard", 200), ("peninsula", 60),
                                             ("islands", 60), ("two-player", 40)])
-def test_every_generated_map_is_legal(name, examples):
+def test_every_generated_map_is_legal(algorithm, name, examples):
     @settings(max_examples=examples, deadline=None, derandomize=True, database=None)
     @given(st.integers(min_value=0, max_value=10**12))
     def check(number):
-        world = generate(Seed("m1", name, number))
+        world = generate(Seed(algorithm, name, number))
         assert validate_map(world) == []
         _independent_checks(world)
     check()
@@ -132,7 +133,8 @@ def test_map_files_are_the_same_bytes_through_libyaml_as_through_pyyaml():
 
 # The same seed, the same map ---------------------------------------------------------------------
 
-SEEDS = ("m1-standard-42", "m1-peninsula-7", "m1-islands-5", "m1-two-player-3")
+SEEDS = ("m1-standard-42", "m1-peninsula-7", "m1-islands-5", "m1-two-player-3",
+         "m2-standard-42", "m2-peninsula-7", "m2-islands-5", "m2-two-player-3")
 
 
 def test_a_seed_draws_the_same_file_and_pdf_in_another_process(tmp_path):
@@ -152,15 +154,90 @@ def _neutral_icon(name, x, y, size):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_algorithm_m1_still_draws_the_recorded_maps(seed):
+def test_each_algorithm_still_draws_the_recorded_maps(seed):
     """Golden map files: set PRINTSHOP_UPDATE_GOLDEN=1 to record them again. Only a new
-    algorithm version (m2) may change them: old seeds must keep drawing their old maps."""
+    algorithm version (m3) may change them: old seeds must keep drawing their old maps."""
     text = dump_map(generate(parse_seed(seed)))
     path = GOLDEN / f"{seed}.yaml"
     if UPDATE:
         GOLDEN.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8")
+
+
+def test_a_bare_number_draws_the_default_algorithm_m2():
+    seed = parse_seed("42")
+    assert seed == Seed("m2", "standard", 42) and str(seed) == "m2-standard-42"
+    assert dump_map(generate(seed)) == (GOLDEN / "m2-standard-42.yaml").read_text("utf-8")
+    assert seed.command() == "printshop map pocketciv --seed 42 --variant standard"
+    assert parse_seed("m1-standard-42").command() == \
+        "printshop map pocketciv --seed m1-standard-42"
+
+
+def test_the_two_algorithms_draw_different_maps_from_one_number():
+    m1, m2 = (dump_map(generate(Seed(a, "standard", 42))).split("regions:")[1]
+              for a in ("m1", "m2"))
+    assert m1 != m2
+
+
+def test_an_m1_seed_on_the_command_line_still_draws_the_m1_map(tmp_path):
+    result = CliRunner().invoke(main, ["map", "pocketciv", "--seed", "m1-standard-42",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    written = (tmp_path / "m1-standard-42.yaml").read_text("utf-8")
+    assert "Draw it again: printshop map pocketciv --seed m1-standard-42\n" in written
+    assert written.endswith((GOLDEN / "m1-standard-42.yaml").read_text("utf-8"))
+
+
+def test_m2_regions_are_the_voronoi_cells_clipped_to_the_land():
+    """voronoi.py builds the cells itself; GEOS, building them its own way from the same
+    sites and land, must find the same regions (up to the rounding to a tenth)."""
+    import shapely
+
+    from printshop.games.pocketciv_maps import generate as g
+    from printshop.games.pocketciv_maps.coast import min_border
+    from printshop.games.pocketciv_maps.voronoi import clipped_cells, untangled
+    checked = 0
+    for name in ("standard", "two-player", "peninsula"):
+        v = variant(name)
+        for n in range(30):
+            seed = Seed("m2", name, n)
+            sizes, shapes = g._land(seed, v, 0) or (None, None)
+            if shapes is None:
+                continue
+            shape = shapes[0]
+            samples = g._samples(shape, shape.bounds, g.M2_SAMPLES)
+            sites = g._relax(g._spread_sites(seed.stream("sites:0"), samples, sizes[0]),
+                             samples, g.M2_ROUNDS)
+            diagram = untangled(sites, lambda xs, ys: shapely.contains_xy(shape, xs, ys),
+                                min_border(v))
+            cells = clipped_cells(diagram, g._coast_outline(shape))
+            if cells is None:
+                continue
+            frame = shapely.box(-2000, -2000, 4000, 4000)
+            theirs = shapely.intersection(shapely.get_parts(shapely.voronoi_polygons(
+                shapely.multipoints(diagram.sites), extend_to=frame, ordered=True)), shape)
+            for ring, other in zip(cells[0], theirs):
+                assert shapely.Polygon(ring).symmetric_difference(other).area < 0.01 * \
+                    other.area
+                assert g._area(ring) > 0                    # clockwise on the page
+            checked += 1
+    assert checked > 60
+
+
+def test_m2_pulls_apart_four_sites_on_one_circle():
+    """Four sites nearly on one circle would give two regions a border too short to see;
+    untangled moves them until the border is long enough."""
+    import numpy as np
+
+    from printshop.games.pocketciv_maps.voronoi import Diagram, untangled
+    sites = np.array([[500.0, 300.0], [700.0, 500.0], [500.0, 700.0], [300.0, 501.0],
+                      [100.0, 100.0], [900.0, 900.0]])
+    anywhere = lambda xs, ys: np.ones(len(xs), dtype=bool)       # noqa: E731
+    assert Diagram(sites, anywhere).short_edges(24.0)
+    moved = untangled(sites, anywhere, 24.0)
+    assert not moved.short_edges(24.0)
+    assert np.abs(moved.sites - sites).max() < 40
 
 
 def test_streams_are_per_stage_so_terrain_never_moves_a_border():
@@ -372,18 +449,19 @@ def test_map_command_writes_a_map_file_and_a_page(tmp_path):
                                        "islands", "--count", "2", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["m1-islands-11.pdf", "m1-islands-11.yaml", "m1-islands-12.pdf",
-                     "m1-islands-12.yaml"]
-    assert (tmp_path / "m1-islands-11.pdf").read_bytes().startswith(b"%PDF")
-    assert "seed: m1-islands-11" in (tmp_path / "m1-islands-11.yaml").read_text()
-    checked = CliRunner().invoke(main, ["validate", "map", str(tmp_path / "m1-islands-12.yaml")])
+    assert names == ["m2-islands-11.pdf", "m2-islands-11.yaml", "m2-islands-12.pdf",
+                     "m2-islands-12.yaml"]                    # a bare number: the default, m2
+    assert (tmp_path / "m2-islands-11.pdf").read_bytes().startswith(b"%PDF")
+    assert "seed: m2-islands-11" in (tmp_path / "m2-islands-11.yaml").read_text()
+    checked = CliRunner().invoke(main, ["validate", "map", str(tmp_path / "m2-islands-12.yaml")])
     assert checked.exit_code == 0 and f"ok ({len(MAP_RULES)} rules)" in checked.output
 
 
 @pytest.mark.parametrize("args, message", [
     (["map", "pocketciv", "--seed", "m1-islands-4", "--variant", "peninsula"],
      "is for the islands variant"),
-    (["map", "pocketciv", "--seed", "m9-standard-4"], "needs map algorithm m9"),
+    (["map", "pocketciv", "--seed", "m9-standard-4"],
+     "needs map algorithm m9; this printshop draws m1 and m2 maps"),
     (["map", "pocketciv", "--seed", "soon"], "is not a seed"),
     (["validate", "map", "tests/maps/four-corners.yaml"],
      "four-corners.yaml:6: regions[0].borders[1]: [pocketciv.map.junctions] 4 borders meet"),
@@ -573,8 +651,9 @@ def test_every_scenario_page_prints_its_seed(built_pocketciv, pocketciv):
         if "seed" in entry["map"]:
             seed = parse_seed(entry["map"]["seed"])
             assert f"Map seed {seed} · {variant(seed.variant).title} variant" in page
-            assert f"full size: printshop map pocketciv --seed {seed.number} --variant " \
-                   f"{seed.variant}" in page
+            # The book's seeds are m1's: the command names the whole seed, since a bare
+            # number would now draw the m2 map.
+            assert f"full size: printshop map pocketciv --seed {seed}" in page
         else:
             assert f"Map {entry['map']['name']}" in page and "has no seed" in page
         assert f"pieces set out: printshop map pocketciv --scenario {entry['id']}" in page
@@ -643,14 +722,14 @@ def test_a_seed_whose_map_fails_validation_stops_the_build(game_copy, tmp_path, 
     broken = Flaw("pocketciv.map.setup-tribes", "the world starts with 2 Tribes; it needs 3")
     monkeypatch.setattr(validate_module, "validate_map",
                         lambda world: real(world) + ([broken] if world.seed ==
-                                                     "m1-standard-7" else []))
+                                                     "m2-standard-7" else []))
     root = _with_map_params(game_copy, {"seed": 7, "variant": "standard"})
     with pytest.raises(PrintshopError) as caught:
         build(Project.open(root), ["pocketciv"], PrintOptions(), tmp_path / "out", jobs=1)
     [problem] = caught.value.problems
     assert str(problem).startswith(f"data/pocketciv/game.yaml: components[{_map_index(root)}]"
                                    ".params.seed: "
-                                   "[pocketciv.map-sheet] map: the map of seed m1-standard-7 "
+                                   "[pocketciv.map-sheet] map: the map of seed m2-standard-7 "
                                    "breaks [pocketciv.map.setup-tribes]")
     assert not (tmp_path / "out").exists()
 

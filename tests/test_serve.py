@@ -403,15 +403,16 @@ def test_map_page_draws_validates_and_offers_the_map_file(builtin_client):
 
     page = builtin_client.get("/games/pocketciv/map", params={"seed": "42",
                                                                "variant": "islands"})
-    assert page.status_code == 200
-    assert "m1-islands-42" in page.text and "legal" in page.text and "<svg" in page.text
-    assert 'href="/games/pocketciv/map/m1-islands-42.yaml"' in page.text
-    got = builtin_client.get("/games/pocketciv/map/m1-islands-42.yaml")
-    assert got.status_code == 200
-    want = map_files(parse_seed("m1-islands-42"), game_look(Project.open(None)), "a4")
-    assert got.content == want["m1-islands-42.yaml"]
-    assert builtin_client.get("/games/pocketciv/map/m1-islands-42.pdf").content \
-        .startswith(b"%PDF")
+    assert page.status_code == 200                         # a bare number: the default, m2
+    assert "m2-islands-42" in page.text and "legal" in page.text and "<svg" in page.text
+    assert 'href="/games/pocketciv/map/m2-islands-42.yaml"' in page.text
+    for seed in ("m2-islands-42", "m1-islands-42"):          # seeds printed before m2 too
+        got = builtin_client.get(f"/games/pocketciv/map/{seed}.yaml")
+        assert got.status_code == 200
+        want = map_files(parse_seed(seed), game_look(Project.open(None)), "a4")
+        assert got.content == want[f"{seed}.yaml"]
+        assert builtin_client.get(f"/games/pocketciv/map/{seed}.pdf").content \
+            .startswith(b"%PDF")
 
 
 @pytest.mark.parametrize("query, message", [

@@ -20,7 +20,7 @@ from ...project import Project
 from ...source import Document
 from ...text import icon_svg
 from .draw import Icon, Palette
-from .generate import generate
+from .generate import check_algorithm, generate
 from .model import dump_map, load_map
 from .page import map_page
 from .scenario import BOOK, ScenarioError, scenario_map
@@ -97,11 +97,9 @@ def _seeds(seed: str, variant: str | None, count: int) -> list[Seed]:
     """Return ``count`` seeds from the given one on, or a located error."""
     try:
         first = parse_seed(seed, variant)
+        check_algorithm(first)
     except SeedError as exc:
         raise PrintshopError(Problem("--seed", str(exc))) from None
-    if first.algorithm != "m1":
-        raise PrintshopError(Problem("--seed", f"seed '{seed}' needs map algorithm "
-                                     f"{first.algorithm}; this printshop draws m1 maps"))
     return [Seed(first.algorithm, first.variant, first.number + i) for i in range(count)]
 
 

@@ -15,7 +15,7 @@ from ...rules import Finding, rule
 from ...templates import template_global
 from .model import WorldMap
 from .scenario import icon_adapter
-from .seed import ALGORITHM, SeedError, parse_seed
+from .seed import SeedError, parse_seed
 from .variant import variant, variant_names
 
 PARAMS = ("seed", "variant")
@@ -31,7 +31,7 @@ class MapSheetError(ValueError):
 
 def sheet_world(params: dict) -> WorldMap:
     """Generate the world a map sheet's ``params`` name (its seed, and variant if given)."""
-    from .generate import GenerationError, generate
+    from .generate import ALGORITHMS, GenerationError, generate
 
     unknown = sorted(set(params) - set(PARAMS), key=str)
     if unknown:
@@ -47,10 +47,10 @@ def sheet_world(params: dict) -> WorldMap:
         seed = parse_seed(params["seed"], named)
     except SeedError as exc:
         raise MapSheetError(str(exc), "seed") from None
-    if seed.algorithm != ALGORITHM or seed.variant not in variant_names():
+    if seed.algorithm not in ALGORITHMS or seed.variant not in variant_names():
         raise MapSheetError(f"seed '{seed}' names a map this printshop cannot draw (it draws "
-                            f"{ALGORITHM} maps of the variants {', '.join(variant_names())})",
-                            "seed")
+                            f"{' and '.join(ALGORITHMS)} maps of the variants "
+                            f"{', '.join(variant_names())})", "seed")
     try:
         return generate(seed)
     except GenerationError as exc:

@@ -71,7 +71,7 @@ class ScenarioError(ValueError):
 
 def scenario_map(entry: dict, at: tuple = ()) -> WorldMap:
     """Build a scenario's world: its map (by seed or by hand) with the presets applied."""
-    from .generate import generate
+    from .generate import check_algorithm, generate
 
     raw = entry.get("map")
     if not isinstance(raw, dict):
@@ -81,11 +81,9 @@ def scenario_map(entry: dict, at: tuple = ()) -> WorldMap:
             raise ScenarioError("a map by seed gives only 'seed'", at + ("map",))
         try:
             seed = parse_seed(raw["seed"])
+            check_algorithm(seed)
         except SeedError as exc:
             raise ScenarioError(str(exc), at + ("map", "seed")) from None
-        if seed.algorithm != "m1":
-            raise ScenarioError(f"seed needs map algorithm {seed.algorithm}; this printshop "
-                                "draws m1 maps", at + ("map", "seed"))
         world = generate(seed)
     else:
         try:

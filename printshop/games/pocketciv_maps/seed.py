@@ -1,7 +1,8 @@
 """Map seeds and the random streams they open.
 
-A printed seed such as ``m1-standard-42`` names the algorithm version, the variant and a
-number, so the same map can be drawn again by any later printshop that still knows ``m1``.
+A printed seed such as ``m2-standard-42`` names the algorithm version, the variant and a
+number, so the same map can be drawn again by any later printshop that still knows ``m2``
+(generate.ALGORITHMS lists the algorithms known; a bare number means ALGORITHM).
 Each stage of the generator draws from its own stream, so changing one stage (say, where the
 Forests go) never moves a border. Only ``Random.random()`` is used: CPython promises its
 sequence for a seed, not that of ``shuffle`` or ``randrange``.
@@ -13,7 +14,7 @@ import random
 import re
 from dataclasses import dataclass
 
-ALGORITHM = "m1"
+ALGORITHM = "m2"             # the default: what a bare number means
 _SEED = re.compile(r"^(m[0-9]+)-([a-z][a-z-]*[a-z])-([0-9]{1,18})$")
 
 
