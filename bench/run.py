@@ -585,8 +585,18 @@ def table(rows: list[Row]) -> str:
                    f"{'' if r.peak_mb is None else f'{r.peak_mb:.0f}'} | "
                    f"{'' if r.largest_mb is None else f'{r.largest_mb:.0f}'} | "
                    f"{'' if r.output_bytes is None else f'{r.output_bytes:,}'} | {r.target} | "
-                   f"{met} | {r.note} |")
+                   f"{met} | {r.note}{_spread(r.runs)} |")
     return "\n".join(out)
+
+
+def _spread(runs: list[float]) -> str:
+    """Return the fastest and slowest of a row's runs, when it had several: on a shared
+    machine the spread says how much of a median is the machine's."""
+    if len(runs) < 2:
+        return ""
+    low, high = min(runs), max(runs)
+    return f" (runs {low:.3f}-{high:.3f} s)" if low >= 0.1 else \
+        f" (runs {low * 1000:.0f}-{high * 1000:.0f} ms)"
 
 
 def machine() -> str:
@@ -614,6 +624,18 @@ def load() -> str:
         return "unknown"
 
 
+def reference() -> float:
+    """Return the seconds a fixed piece of pure-Python work takes here (median of 3): the
+    machine's own speed at the time. A shared virtual machine slows down when its neighbours
+    are busy, and its load average does not show it; this does."""
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        sum(i * i % 7 for i in range(1_500_000))
+        times.append(time.perf_counter() - start)
+    return round(statistics.median(times), 3)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the measurements, print the table and write bench/results/latest.json."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -631,7 +653,7 @@ def main(argv: list[str] | None = None) -> None:
     repeat = max(1, args.repeat or (1 if args.quick else 5))
     stress = args.stress_cards or (2_000 if args.quick else 10_000)
     parts = set(args.only or ["startup", "poker", "games", "stress", "maps"])
-    started, load_before = time.perf_counter(), load()
+    started, load_before, speed_before = time.perf_counter(), load(), reference()
     compiled = compile_bytecode()
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="printshop-bench-") as tmp:
@@ -649,18 +671,22 @@ def main(argv: list[str] | None = None) -> None:
             rows += stress_rows(work, stress)
         if "maps" in parts:
             rows.append(map_row(1.0 if args.quick else 3.0))
-    date = time.strftime("%Y-%m-%d")
+    date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     took = time.perf_counter() - started
+    speed_after = reference()
     print(f"printshop benchmark, {date}, {machine()}\n"
           f"median of {repeat} run(s) per timing (games: {min(repeat, 3)}); load average "
-          f"{load_before} before, {load()} after; {took:.0f} s in all; printshop's bytecode "
+          f"{load_before} before, {load()} after; reference work {speed_before:.3f} s before, "
+          f"{speed_after:.3f} s after (a fixed pure-Python loop: the machine's speed at the "
+          f"time); {took:.0f} s in all; printshop's bytecode "
           f"{'compiled first' if compiled else 'NOT compiled (compileall failed)'}\n")
     print(table(rows))
     results = REPO / "bench" / "results"
     results.mkdir(exist_ok=True)
     (results / "latest.json").write_text(json.dumps(
         {"date": date, "machine": machine(), "repeat": repeat, "load_before": load_before,
-         "load_after": load(), "seconds": round(took, 1), "rows": [asdict(r) for r in rows]},
+         "load_after": load(), "reference_before": speed_before, "reference_after": speed_after,
+         "seconds": round(took, 1), "rows": [asdict(r) for r in rows]},
         indent=2) + "\n")
 
 
