@@ -233,7 +233,8 @@ class _VariantChoice(click.Choice):
 @main.command("map", short_help="Draw seeded, legal PocketCiv maps.")
 @click.argument("game", type=click.Choice(["pocketciv"]))
 @click.option("--seed", default=None,
-              help="A whole number, or a printed seed such as m1-standard-42.")
+              help="A whole number (algorithm m2), or a printed seed such as "
+                   "m2-standard-42 or m1-standard-42.")
 @click.option("--scenario", default=None,
               help="Instead of a seed: a scenario's map with its pieces set out (its id).")
 @click.option("--variant", type=_VariantChoice(), default=None,
