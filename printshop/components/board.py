@@ -6,7 +6,6 @@ from .. import limits
 from ..geometry import PrintOptions
 from ..impose import Face
 from ..models import Game, Part
-from ..tiles import impose_tiles, tile_plan
 from .base import Rendered, base_context, draw
 
 
@@ -19,7 +18,9 @@ def draw_board(game: Game, part: Part, opts: PrintOptions) -> str:
 
 
 def render_board(game: Game, part: Part, opts: PrintOptions):
-    """Draw the board once and tile it."""
+    """Draw the board once and tile it (tiles.py is imported here: only boards use it)."""
+    from ..tiles import impose_tiles, tile_plan
+
     spec = part.spec
     w, h = spec.size
     limits.check_pages(len(tile_plan(w, h, opts, spec.overlap).tiles) + 1)  # and assembly
