@@ -624,20 +624,31 @@ def load() -> str:
         return "unknown"
 
 
-def reference() -> float:
-    """Return the seconds a fixed piece of pure-Python work takes here (median of 3): the
+REFERENCE_WORK = """
+import statistics, time
+times = []
+for _ in range(3):
+    start = time.perf_counter()
+    records = [{"id": i, "name": str(i), "lines": [i, i + 1]} for i in range(150_000)]
+    records.sort(key=lambda r: r["name"])
+    del records
+    times.append(time.perf_counter() - start)
+print(statistics.median(times))
+"""
+
+
+def reference() -> float | None:
+    """Return the seconds a fixed piece of pure-Python work takes here (median of 3, in a
+    process of its own, so that this one stays small: a child starts as a copy of it): the
     machine's own speed at the time. A shared virtual machine slows down when its neighbours
     are busy, and its load average does not show it. The work makes, sorts and drops 150,000
     small records, as a build makes and drops trees: a tight loop of arithmetic stays in the
     processor's cache and misses a slowdown of the memory that printshop feels."""
-    times = []
-    for _ in range(3):
-        start = time.perf_counter()
-        records = [{"id": i, "name": str(i), "lines": [i, i + 1]} for i in range(150_000)]
-        records.sort(key=lambda r: r["name"])
-        del records
-        times.append(time.perf_counter() - start)
-    return round(statistics.median(times), 3)
+    done = subprocess.run([PYTHON, "-c", REFERENCE_WORK], capture_output=True, text=True)
+    try:
+        return round(float(done.stdout.strip()), 3)
+    except ValueError:
+        return None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -680,8 +691,8 @@ def main(argv: list[str] | None = None) -> None:
     speed_after = reference()
     print(f"printshop benchmark, {date}, {machine()}\n"
           f"median of {repeat} run(s) per timing (games: {min(repeat, 3)}); load average "
-          f"{load_before} before, {load()} after; reference work {speed_before:.3f} s before, "
-          f"{speed_after:.3f} s after (fixed pure-Python work: the machine's speed at the time); "
+          f"{load_before} before, {load()} after; reference work {speed_before} s before, "
+          f"{speed_after} s after (fixed pure-Python work: the machine's speed at the time); "
           f"{took:.0f} s in all; printshop's bytecode "
           f"{'compiled first' if compiled else 'NOT compiled (compileall failed)'}\n")
     print(table(rows))
