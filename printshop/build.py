@@ -211,8 +211,8 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
         # (their rules and template helpers, which the rules check here needs too).
         from . import contents, pdf  # noqa: F401
         from .components import SHARES
-        from .games import load_plugins
-        load_plugins({tasks[i][0].id for i in todo})
+        from .games import load_drawing
+        load_drawing({tasks[i][0].id for i in todo})
         for i in todo:
             game, cid, _ = tasks[i]
             game.manifest

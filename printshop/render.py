@@ -82,17 +82,25 @@ def _num_with_unit(value, default: float) -> float:
     return float(match.group())
 
 
-def _numbers(value: str | None) -> tuple[float, ...]:
-    """Return the numbers in an attribute (a polygon's points, a viewBox, a dash pattern)."""
-    if not value:
-        return ()
-    return _read_numbers(value) if len(value) <= PATH_KEPT_CHARS else \
-        tuple(map(float, _NUMBER.findall(value)))
+def _kept(read):
+    """Return ``read`` (a function of an attribute's text) with its results kept for text up
+    to PATH_KEPT_CHARS long, PATH_KEPT of them."""
+    kept = lru_cache(maxsize=PATH_KEPT)(read)
+
+    def get(text: str):
+        return kept(text) if len(text) <= PATH_KEPT_CHARS else read(text)
+    get.__doc__ = read.__doc__
+    return get
 
 
-@lru_cache(maxsize=PATH_KEPT)
+@_kept
 def _read_numbers(value: str) -> tuple[float, ...]:
+    """Return the numbers in an attribute (a polygon's points, a viewBox, a dash pattern)."""
     return tuple(map(float, _NUMBER.findall(value)))
+
+
+def _numbers(value: str | None) -> tuple[float, ...]:
+    return _read_numbers(value) if value else ()
 
 
 def _style(element, inherited: dict) -> dict:
@@ -234,16 +242,6 @@ def _path(ctx, d: str) -> None:
         getattr(ctx, name)(*args)
 
 
-def _ops(d: str) -> tuple:
-    """Return the operations path data reads to (kept when it is short enough)."""
-    return _path_ops(d) if len(d or "") <= PATH_KEPT_CHARS else _traced(d)
-
-
-@lru_cache(maxsize=PATH_KEPT)
-def _path_ops(d: str) -> tuple:
-    return _traced(d)
-
-
 class _Trace:
     """Stands in for a cairo context while path data is read: keeps each operation, with
     its arguments, to be replayed on a real context (the same calls, so the same bytes)."""
@@ -251,21 +249,12 @@ class _Trace:
     def __init__(self):
         self.ops: list[tuple[str, tuple]] = []
 
-    def _keeper(name: str):
-        def keep(self, *args) -> None:
-            self.ops.append((name, args))
-        return keep
-
-    move_to, line_to, curve_to, close_path = (_keeper("move_to"), _keeper("line_to"),
-                                              _keeper("curve_to"), _keeper("close_path"))
-    save, restore, translate, rotate, scale = (_keeper("save"), _keeper("restore"),
-                                               _keeper("translate"), _keeper("rotate"),
-                                               _keeper("scale"))
-    arc, arc_negative = _keeper("arc"), _keeper("arc_negative")
-    del _keeper
+    def __getattr__(self, name: str):
+        return lambda *args: self.ops.append((name, args))
 
 
-def _traced(d: str) -> tuple:
+@_kept
+def _ops(d: str) -> tuple:
     """Return the cairo operations SVG path data reads to; Unsupported when it is malformed."""
     trace = _Trace()
     _read_path(trace, d)

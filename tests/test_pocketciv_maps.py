@@ -690,7 +690,8 @@ def _with_map_params(game_copy, params):
 @pytest.mark.parametrize("params, key, message", [
     ({"seed": "m1-islands-7", "variant": "standard"}, "seed", "is for the islands variant"),
     ({"seed": 7, "variant": "mainland"}, "variant", "unknown variant 'mainland'"),
-    ({"seed": "m9-standard-7"}, "seed", "cannot draw"),
+    ({"seed": "m9-standard-7"}, "seed", "needs map algorithm m9; this printshop draws m1 and m2"),
+    ({"seed": "m2-mainland-7"}, "seed", "names a variant this printshop cannot draw"),
     ({"seed": 7, "colour": "red"}, "colour", "accepted keys: seed, variant"),
 ])
 def test_a_map_sheet_seed_that_names_no_map_stops_the_build_at_its_key(game_copy, tmp_path,

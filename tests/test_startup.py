@@ -61,3 +61,18 @@ def test_list_draws_nothing():
     loaded = imported_by("list")
     drawing = {"cairo", "cairocffi", "cffi", "cairosvg", "shapely", "jinja2"}
     assert not loaded & drawing, sorted(loaded & drawing)
+
+
+def test_pocketciv_code_leaves_the_map_generator_to_what_draws_maps():
+    # Loading PocketCiv's code (its rules and template helpers, as an export of its cards
+    # does) leaves numpy and shapely alone; a build imports them once, before its workers fork.
+    probe = ("import sys\n"
+             "from printshop.games import load_drawing, load_plugins\n"
+             "load_plugins(['pocketciv'])\n"
+             "print('shapely' in sys.modules, 'numpy' in sys.modules)\n"
+             "load_drawing(['pocketciv'])\n"
+             "print('shapely' in sys.modules, 'numpy' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["False", "False", "True", "True"]

@@ -6,6 +6,7 @@ from .. import limits
 from ..geometry import PrintOptions
 from ..impose import Face
 from ..models import Game, Part
+from ..tiles import impose_tiles, tile_plan
 from .base import Rendered, base_context, draw
 
 
@@ -18,9 +19,7 @@ def draw_board(game: Game, part: Part, opts: PrintOptions) -> str:
 
 
 def render_board(game: Game, part: Part, opts: PrintOptions):
-    """Draw the board once and tile it (tiles.py is imported here: only boards use it)."""
-    from ..tiles import impose_tiles, tile_plan
-
+    """Draw the board once and tile it."""
     spec = part.spec
     w, h = spec.size
     limits.check_pages(len(tile_plan(w, h, opts, spec.overlap).tiles) + 1)  # and assembly

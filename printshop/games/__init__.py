@@ -24,18 +24,36 @@ def _modules() -> tuple[str, ...]:
     return tuple(sorted(info.name for info in pkgutil.iter_modules(__path__)))
 
 
+def _games_modules(wanted: frozenset[str] | None) -> list[str]:
+    """Return the modules of the wanted games (all of them for None)."""
+    return [m for m in _modules() if wanted is None or
+            any(m.replace("_", "-") == w or m.replace("_", "-").startswith(w + "-")
+                for w in wanted)]
+
+
+def _wanted(names: Iterable[str] | None) -> frozenset[str] | None:
+    return None if names is None else frozenset(n.replace("_", "-") for n in names if n)
+
+
 def load_plugins(names: Iterable[str] | None = None) -> None:
     """Import the modules of the named games (all of them when no names are given)."""
-    wanted = None if names is None else frozenset(n.replace("_", "-") for n in names if n)
+    wanted = _wanted(names)
     if wanted in _asked:
         return
-    for module in _modules():
-        key = module.replace("_", "-")
-        if module in _loaded:
-            continue
-        if wanted is not None and not any(key == w or key.startswith(w + "-")
-                                          for w in wanted):
-            continue
-        _loaded.add(module)
-        importlib.import_module(f"{__name__}.{module}")
+    for module in _games_modules(wanted):
+        if module not in _loaded:
+            _loaded.add(module)
+            importlib.import_module(f"{__name__}.{module}")
     _asked.add(wanted)
+
+
+def load_drawing(names: Iterable[str] | None = None) -> None:
+    """Import the modules of the named games and what their components need to be drawn: a
+    module's DRAWING names modules (relative to this package) that only drawing uses, such as
+    PocketCiv's map generator with numpy and shapely. A build calls this before its workers
+    fork, so that they do not each import them; commands that draw nothing never do."""
+    wanted = _wanted(names)
+    load_plugins(wanted)
+    for module in _games_modules(wanted):
+        for name in getattr(importlib.import_module(f"{__name__}.{module}"), "DRAWING", ()):
+            importlib.import_module(name, __name__)

@@ -1,10 +1,9 @@
 """Register PocketCiv's map rules and template helpers with the game modules: the scenario
-book's, and those of the full-size and blank map sheets.
+book's, and those of the full-size and blank map sheets."""
 
-The generator, the validator and the drawing of maps (numpy and shapely with them, about
-0.15 s) are imported here, with the game's code, rather than when a sheet first needs them:
-a build imports the game's code once before its workers fork, so the workers that draw the
-map sheet and the scenario book do not each import them again.
-"""
+from .pocketciv_maps import printed, scenario  # noqa: F401
 
-from .pocketciv_maps import draw, generate, page, printed, scenario, validate  # noqa: F401
+# What drawing the map sheets and the scenario book needs (numpy and shapely with it, about
+# 0.15 s): imported by a build before its workers fork (load_drawing), not by every command.
+DRAWING = (".pocketciv_maps.draw", ".pocketciv_maps.generate", ".pocketciv_maps.page",
+           ".pocketciv_maps.validate")
