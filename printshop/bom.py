@@ -193,8 +193,7 @@ def bom_text(bom: Bom) -> str:
         copies = f" x {r.copies} (one per player)" if r.copies > 1 else ""
         out.append(f"  {span:<{width}}  {r.title}: {_plural(r.sheets, 'sheet')}{copies}")
         for piece in r.pieces:
-            where = f"page {piece.first}" if piece.first == piece.last else \
-                f"pages {piece.first}-{piece.last}"
+            where = piece.where("page", "pages", "-")
             out.append(f"  {'':<{width}}    {piece.name} ({where})")
     out += ["", "Paper and card:"]
     out += [f"  {_plural(n, 'sheet')} of {stock}" for stock, n in bom.stock()]

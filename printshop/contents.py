@@ -31,8 +31,7 @@ def contents_rows(bom: Bom, width: float = 180.0) -> list[dict]:
         lines = list(r.advice)
         for piece in r.pieces:
             p = printed.get(piece.component)
-            where = f"p. {piece.first}" if piece.first == piece.last else \
-                f"pp. {piece.first}–{piece.last}"
+            where = piece.where("p.", "pp.", "–")
             notes = [cut.get(p.name, "") if p else "", p.advice if p else ""]
             if piece.assembly:
                 notes = ["how the tiles join; one copy is enough"]

@@ -300,9 +300,9 @@ def deck_sheets(items: list[Item], owners: list[str], opts: PrintOptions, game: 
                 ) -> list[Page]:
     """Lay out the cards of one deck, or of several decks sharing sheets (``owners`` names
     each item's deck), and label each sheet: the game, the decks on it, which sheet of how
-    many, and which side. A deck's own PDF and the print-and-play file label alike, so the
-    print run can take a deck's pages as they are when it prints the deck alone. A part of a
-    larger deck starts at sheet ``first_sheet`` of ``sheets``."""
+    many (sheets several decks share are counted as shared sheets), and which side. A deck's
+    own PDF and the print-and-play file label alike, so the print run can take a deck's pages
+    as they are. A part of a larger deck starts at sheet ``first_sheet`` of ``sheets``."""
     pages = impose_sheets(items, opts, game, marks)
     if not pages:
         return pages
@@ -311,10 +311,11 @@ def deck_sheets(items: list[Item], owners: list[str], opts: PrintOptions, game: 
     sheets = sheets or -(-len(items) // per_sheet)
     sides = {"front": "fronts", "back": f"backs (print duplex, flip on {opts.flip} edge)",
              "fold": "fold, glue, cut"}
+    noun = "shared sheet" if len(set(owners)) > 1 else "sheet"
     for index, page in enumerate(pages):
         sheet = index // step
         on = list(dict.fromkeys(owners[sheet * per_sheet:(sheet + 1) * per_sheet]))
-        page.label = f"{game} · {deck_names(on)} · sheet {first_sheet + sheet + 1} of " \
+        page.label = f"{game} · {deck_names(on)} · {noun} {first_sheet + sheet + 1} of " \
                      f"{sheets} {sides[page.side]}"
     return pages
 

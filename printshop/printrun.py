@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from .geometry import PrintOptions
-from .impose import Item, Page, deck_sheets
+from .impose import Item, Page, cards_per_sheet, deck_sheets
 from .models import Game, Part
 
 # What a component prints on when its manifest names no stock.
@@ -100,9 +100,31 @@ class Piece:
 
     component: str
     name: str
-    first: int = 0   # pages of the print-and-play file, counted from 1
-    last: int = 0
+    # (first, last) pages of the print-and-play file, counted from 1: one span, or two for a
+    # deck whose full sheets come first and whose last cards share sheets with other decks.
+    spans: list[tuple[int, int]] = field(default_factory=list)
     assembly: bool = False   # a board's assembly diagram: read while joining, not cut out
+
+    @property
+    def first(self) -> int:
+        return self.spans[0][0]
+
+    @property
+    def last(self) -> int:
+        return self.spans[-1][1]
+
+    def add(self, first: int, last: int) -> None:
+        """Add pages first..last, joining them to the last span when they follow on."""
+        if self.spans and first <= self.spans[-1][1] + 1:
+            self.spans[-1] = (self.spans[-1][0], max(last, self.spans[-1][1]))
+        else:
+            self.spans.append((first, last))
+
+    def where(self, one: str, many: str, dash: str) -> str:
+        """Return the pages as a reader finds them: "p. 3", "pp. 3–8, 11–12"."""
+        spans = [f"{a}" if a == b else f"{a}{dash}{b}" for a, b in self.spans]
+        return f"{one if len(spans) == 1 and self.first == self.last else many} " \
+            + ", ".join(spans)
 
 
 @dataclass
@@ -116,6 +138,7 @@ class Source:
     gang: tuple | None = None        # cards of several decks sharing sheets, before imposing
     name: str = ""
     assembly: bool = False
+    laid: list[Page] = field(default_factory=list)   # what taken card sheets hold, as imposed
 
     @property
     def count(self) -> int:
@@ -222,38 +245,70 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _gang_pages(game: Game, members: list[tuple[Part, list[Item]]], opts: PrintOptions,
-                backs: bool, marks: str, alone: ComponentPDF | None = None
-                ) -> tuple[list[Page], list[tuple[Part, int, int]], bool]:
-    """Impose several decks' cards onto shared sheets; return the pages, per deck the first
-    and last of these pages (0-based) that its cards land on, and whether the pages are
-    those ``alone``, a deck printed by itself, already holds in its own PDF."""
-    items, owners = [], []
-    for part, its in members:
-        items.extend(i if backs else Item(i.front, None, i.card_id) for i in its)
-        owners.extend([part.spec.name] * len(its))
+def _gang(game: Game, members: list[tuple[Part, list[Item], int]], opts: PrintOptions,
+          backs: bool, marks: str, drawn: dict[str, ComponentPDF]
+          ) -> tuple[list[Source], list[tuple[Part, list[tuple[int, int]]]]]:
+    """Lay out decks that share sheets, given as (deck, its cards, copies). Each deck's full
+    sheets are taken as its own PDF holds them; only its last cards, those of a sheet it does
+    not fill, are imposed afresh onto sheets shared with the other decks' last cards. That
+    takes as many sheets as sharing every card would, and draws a few cards instead of all.
+
+    A deck whose own PDF was laid out otherwise (other backs or marks) shares all its cards;
+    when a single deck has cards left over, its last sheet is taken from its PDF too. Return
+    the sources in order and, per deck, the spans of those pages (0-based) its cards are on.
+    """
     run_opts = opts if backs else PrintOptions(**{**opts.__dict__, "backs": "none"})
-    pages = deck_sheets(items, owners, run_opts, game.manifest.name, marks)
-    per_sheet = sum(1 for p in pages[0].placements if p.side == "front")
-    step = 2 if any(p.side == "back" for p in pages) else 1
-    spans, at = [], 0
-    for part, its in members:
-        first, last = at // per_sheet, (at + len(its) - 1) // per_sheet
-        spans.append((part, first * step, last * step + step - 1))
-        at += len(its)
-    # deck_sheets is a function of its inputs: the same cards, options and marks as the
-    # deck's own PDF (render_deck) mean the same pages; the choice of backs means nothing
-    # to cards that have none.
-    as_drawn = alone is not None and bool(alone.pdf) and alone.pages == len(pages) and \
-        items == alone.items and (run_opts == opts or not any(i.back for i in items)) and \
-        marks == ("cut" if alone.kind == "tokens" else "crop")
-    return pages, spans, as_drawn
+    name = game.manifest.name
+    decks = []   # per deck: its cards, its pages as its own PDF lays them, those to take
+    for part, items, copies in members:
+        items = [i if backs else Item(i.front, None, i.card_id) for i in items]
+        alone = drawn[part.id]
+        laid = deck_sheets(items, [part.spec.name] * len(items), run_opts, name, marks)
+        # deck_sheets is a function of its inputs: the same cards, options and marks as the
+        # deck's own PDF (render_deck) mean the same pages; the choice of backs means nothing
+        # to cards that have none.
+        as_drawn = bool(alone.pdf) and alone.pages == len(laid) and items == alone.items \
+            and (run_opts == opts or not any(i.back for i in items)) \
+            and marks == ("cut" if alone.kind == "tokens" else "crop")
+        per_sheet = cards_per_sheet(items[0].front, run_opts, any(i.back for i in items))
+        step = 2 if any(p.side == "back" for p in laid) else 1
+        full = len(items) // per_sheet if as_drawn else 0
+        decks.append({"part": part, "items": items, "copies": copies, "laid": laid,
+                      "pages": full * step, "cards": full * per_sheet, "whole": as_drawn})
+    short = [d for d in decks if len(d["items"]) > d["cards"]]
+    if len(short) == 1 and short[0]["whole"] and short[0]["copies"] == 1:
+        short[0]["pages"], short[0]["cards"] = len(short[0]["laid"]), len(short[0]["items"])
+        short = []
+    sources: list[Source] = []
+    spans: dict[str, list[tuple[int, int]]] = {d["part"].id: [] for d in decks}
+    at = 0
+    for d in decks:
+        if d["pages"]:
+            part, n = d["part"], d["pages"]
+            sources.append(Source(part.id, list(range(n)) * d["copies"], name=part.spec.name,
+                                  laid=d["laid"][:n] * d["copies"]))
+            spans[part.id].append((at, at + n * d["copies"] - 1))
+            at += n * d["copies"]
+    if short:
+        rest = [(d["part"], d["items"][d["cards"]:] * d["copies"]) for d in short]
+        pages = deck_sheets([i for _, items in rest for i in items],
+                            [part.spec.name for part, items in rest for _ in items],
+                            run_opts, name, marks)
+        sources.append(Source(pages=pages))
+        per_sheet = sum(1 for p in pages[0].placements if p.side == "front")
+        step = 2 if any(p.side == "back" for p in pages) else 1
+        card = 0
+        for part, items in rest:
+            first, last = card // per_sheet, (card + len(items) - 1) // per_sheet
+            spans[part.id].append((at + first * step, at + last * step + step - 1))
+            card += len(items)
+    return sources, [(d["part"], spans[d["part"].id]) for d in decks]
 
 
 def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> PrintRun:
     """Plan a game's print-and-play file from its rendered components."""
     runs: dict[tuple, Run] = {}
-    gangs: dict[tuple, list[tuple[Part, list[Item]]]] = {}
+    gangs: dict[tuple, list[tuple[Part, list[Item], int]]] = {}
     by_id = {c.component: c for c in components}
 
     def run_for(mode: str, stock: str, copies: int) -> Run:
@@ -273,7 +328,7 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> 
             if key not in gangs:
                 gangs[key] = []
                 run_for(mode, stock.key, 1).sources.append(Source(gang=key))
-            gangs[key].append((part, c.items * copies))
+            gangs[key].append((part, c.items, copies))
             continue
         sides = c.sides or ("sheet",) * c.pages
         main = [i for i, s in enumerate(sides) if s != "assembly"]
@@ -290,21 +345,23 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> 
                        assembly=True))
 
     for run in runs.values():
-        at = 0
-        for source in run.sources:
+        sources, run.sources, at = run.sources, [], 0
+        for source in sources:
             if source.gang is not None:
-                members = gangs[source.gang]
-                alone = by_id[members[0][0].id] if len(members) == 1 else None
-                source.pages, spans, as_drawn = _gang_pages(game, members, opts,
-                                                            source.gang[-1], source.gang[-2],
-                                                            alone)
-                if as_drawn:
-                    source.component, source.name = alone.component, members[0][0].spec.name
-                    source.indexes, source.pages = list(range(len(source.pages))), []
-                run.pieces += [Piece(p.id, p.spec.name, at + a, at + b) for p, a, b in spans]
-            elif source.component:
-                run.pieces.append(Piece(source.component, source.name, at,
-                                        at + source.count - 1, source.assembly))
+                taken, spans = _gang(game, gangs[source.gang], opts, source.gang[-1],
+                                     source.gang[-2], by_id)
+                for part, where in spans:
+                    piece = Piece(part.id, part.spec.name)
+                    for first, last in where:
+                        piece.add(at + first, at + last)
+                    run.pieces.append(piece)
+                run.sources += taken
+                at += sum(s.count for s in taken)
+                continue
+            if source.component:
+                run.pieces.append(Piece(source.component, source.name,
+                                        [(at, at + source.count - 1)], source.assembly))
+            run.sources.append(source)
             at += source.count
 
     ordered = sorted(runs.values(), key=lambda r: MODES[r.mode].rank)
@@ -321,8 +378,7 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> 
             page += 1
         run.first, run.last = page, page + run.pages - 1
         for piece in run.pieces:
-            piece.first += run.first
-            piece.last += run.first
+            piece.spans = [(a + run.first, b + run.first) for a, b in piece.spans]
         page = run.last + 1
         run.title = f"{MODES[run.mode].how.split(';')[0].capitalize()}, on {run.stock}"
         advice = MODES[run.mode].how.partition("; ")[2]

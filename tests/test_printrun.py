@@ -46,8 +46,8 @@ def page_map(bom) -> dict[int, tuple[str, object]]:
             if source.blank:
                 pages[number] = (r.mode, "blank")
                 number += 1
-            elif source.pages:
-                for p in source.pages:
+            elif source.pages or source.laid:   # drawn for the run, or a deck's own sheets
+                for p in source.pages or source.laid:
                     pages[number] = (r.mode, p)
                     number += 1
             else:
@@ -112,7 +112,9 @@ def test_the_contents_page_names_each_run_with_its_pages(built, boms):
     text = " ".join(reader.pages[0].extract_text().split())
     assert "Print pages 3-20 duplex, long-edge flip, on 300 gsm card · 9 sheets" in text
     assert "Print pages 21-22 single-sided, on plain paper · 2 sheets" in text
-    assert "Nation cards (pp. 3–4)" in text and "Scoring pad (p. 22)" in text
+    # Full sheets come from each deck's own PDF; the last cards of four decks share two.
+    assert "Civilization deck (pp. 3–14, 17–20)" in text and "Nation cards (pp. 17–18)" in text
+    assert "Scoring pad (p. 22)" in text
     assert "Paper and card: 9 sheets of 300 gsm card, 2 sheets of plain paper" in text
     assert "printed one component at a time they would take 13" in text
     assert "intentionally blank" in " ".join(reader.pages[1].extract_text().split())
@@ -325,3 +327,48 @@ def test_decks_sharing_sheets_are_drawn_afresh_for_the_print_run(tmp_path):
     assert gangs and all(s.component is None for s in gangs)
     labels = [p.label for s in gangs for p in s.pages]
     assert any("Deck, Spare" in label for label in labels)
+
+
+def test_decks_sharing_sheets_print_their_full_sheets_as_drawn_and_share_the_rest(tmp_path):
+    # 12 cards at 8 a sheet: one full sheet of the deck's own, then its last 4 cards beside
+    # the spare deck's 3 on one shared sheet: 2 sheets, as sharing every card would take.
+    out = tmp_path / "out"
+    report = build(poker_project(tmp_path / "p", spare="poker"), ["poker"], PrintOptions(), out)
+    run = next(r for r in report.games[0].run.runs if r.mode == "duplex-long")
+    taken, drawn = run.sources
+    assert (taken.component, taken.indexes, drawn.component) == ("deck", [0, 1], None)
+    front, back = drawn.pages
+    assert [p.card_id for p in front.placements if p.side == "front"] == \
+        ["c8", "c9", "c10", "c11", "s0", "s1", "s2"]
+    assert sorted(p.card_id for p in back.placements) == sorted(
+        p.card_id for p in front.placements if p.side == "front")
+    assert run.sheets == 2
+    deck = PdfReader(out / "poker" / "deck.pdf")
+    whole = PdfReader(out / "poker" / "poker-print-and-play.pdf")
+    for n in (0, 1):   # the deck's first sheet, front and back, exactly as in deck.pdf
+        assert whole.pages[run.first - 1 + n].extract_text() == deck.pages[n].extract_text()
+    assert "Deck, Spare · shared sheet 1 of 1 fronts" in \
+        " ".join(whole.pages[run.first + 1].extract_text().split())
+    pieces = {p.component: p.spans for p in run.pieces}
+    assert pieces == {"deck": [(run.first, run.first + 3)],
+                      "spare": [(run.first + 2, run.first + 3)]}
+
+
+def test_copies_of_a_deck_repeat_its_full_sheets_and_share_its_last_cards(tmp_path):
+    # Spare is one deck per player (2 players): its full sheet is taken twice, its last
+    # 2 cards twice go beside the deck's last 4: 1 + 2 + 1 sheets, as sharing all 32 would.
+    project = poker_project(tmp_path / "p", spare="poker")
+    game = project.root / "data" / "poker" / "game.yaml"
+    game.write_text(game.read_text().replace("name: Poker Test\n",
+                                             "name: Poker Test\nplayers: 1-2\n")
+                    .replace("    data: spare.yaml\n", "    data: spare.yaml\n    per_player: true\n"))
+    (project.root / "data" / "poker" / "spare.yaml").write_text("cards:\n" + "".join(
+        f"  - {{id: s{i}, name: 'Spare {i}'}}\n" for i in range(10)))
+    report = build(project, ["poker"], PrintOptions(), tmp_path / "out")
+    run = next(r for r in report.games[0].run.runs if r.mode == "duplex-long")
+    deck, spare, drawn = run.sources
+    assert (deck.component, deck.indexes) == ("deck", [0, 1])
+    assert (spare.component, spare.indexes) == ("spare", [0, 1, 0, 1])
+    assert [p.card_id for p in drawn.pages[0].placements if p.side == "front"] == \
+        ["c8", "c9", "c10", "c11", "s8", "s9", "s8", "s9"]
+    assert run.sheets == 4 == -(-(12 + 2 * 10) // 8)
