@@ -253,8 +253,9 @@ def _gang(game: Game, members: list[tuple[Part, list[Item], int]], opts: PrintOp
     not fill, are imposed afresh onto sheets shared with the other decks' last cards. That
     takes as many sheets as sharing every card would, and draws a few cards instead of all.
 
-    A deck whose own PDF was laid out otherwise (other backs or marks) shares all its cards;
-    when a single deck has cards left over, its last sheet is taken from its PDF too. Return
+    A deck whose own PDF was laid out otherwise (other backs or marks) shares all its cards.
+    When sharing the last cards would save no sheet (a single deck has some left over, or
+    two decks' leftovers fill two sheets), every deck is taken whole from its PDF. Return
     the sources in order and, per deck, the spans of those pages (0-based) its cards are on.
     """
     run_opts = opts if backs else PrintOptions(**{**opts.__dict__, "backs": "none"})
@@ -274,10 +275,15 @@ def _gang(game: Game, members: list[tuple[Part, list[Item], int]], opts: PrintOp
         step = 2 if any(p.side == "back" for p in laid) else 1
         full = len(items) // per_sheet if as_drawn else 0
         decks.append({"part": part, "items": items, "copies": copies, "laid": laid,
-                      "pages": full * step, "cards": full * per_sheet, "whole": as_drawn})
+                      "per_sheet": per_sheet, "pages": full * step, "cards": full * per_sheet,
+                      "whole": as_drawn})
     short = [d for d in decks if len(d["items"]) > d["cards"]]
-    if len(short) == 1 and short[0]["whole"] and short[0]["copies"] == 1:
-        short[0]["pages"], short[0]["cards"] = len(short[0]["laid"]), len(short[0]["items"])
+    left = sum((len(d["items"]) - d["cards"]) * d["copies"] for d in short)
+    if short and all(d["whole"] and d["copies"] == 1 for d in short) and \
+            -(-left // short[0]["per_sheet"]) == len(short):
+        # Sharing would save no sheet: each deck's last sheet is taken as drawn too.
+        for d in short:
+            d["pages"], d["cards"] = len(d["laid"]), len(d["items"])
         short = []
     sources: list[Source] = []
     spans: dict[str, list[tuple[int, int]]] = {d["part"].id: [] for d in decks}

@@ -372,3 +372,16 @@ def test_copies_of_a_deck_repeat_its_full_sheets_and_share_its_last_cards(tmp_pa
     assert [p.card_id for p in drawn.pages[0].placements if p.side == "front"] == \
         ["c8", "c9", "c10", "c11", "s8", "s9", "s8", "s9"]
     assert run.sheets == 4 == -(-(12 + 2 * 10) // 8)
+
+
+def test_decks_whose_last_cards_would_fill_as_many_sheets_shared_are_taken_whole(tmp_path):
+    # The deck's last 4 cards and a spare deck of 6 fill two sheets either way: nothing is
+    # drawn again, each deck's sheets come from its own PDF.
+    project = poker_project(tmp_path / "p", spare="poker")
+    (project.root / "data" / "poker" / "spare.yaml").write_text("cards:\n" + "".join(
+        f"  - {{id: s{i}, name: 'Spare {i}'}}\n" for i in range(6)))
+    report = build(project, ["poker"], PrintOptions(), tmp_path / "out")
+    run = next(r for r in report.games[0].run.runs if r.mode == "duplex-long")
+    assert [(s.component, s.indexes, s.pages) for s in run.sources] == \
+        [("deck", [0, 1, 2, 3], []), ("spare", [0, 1], [])]
+    assert run.sheets == 3
