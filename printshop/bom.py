@@ -107,7 +107,8 @@ def cut_step(part: Part, pages: int, opts: PrintOptions, sides: tuple[str, ...] 
     else:
         step = ""
     extra = part.spec.cut.strip().rstrip(".")
-    return "; ".join(s for s in (step, extra) if s)
+    extra = extra[:1].upper() + extra[1:]
+    return ". ".join(s for s in (step, extra) if s)   # the manifest's note: a sentence
 
 
 def sleeves(game: Game) -> list[str]:

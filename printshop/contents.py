@@ -35,7 +35,9 @@ def contents_rows(bom: Bom, width: float = 180.0) -> list[dict]:
             notes = [cut.get(p.name, "") if p else "", p.advice if p else ""]
             if piece.assembly:
                 notes = ["how the tiles join; one copy is enough"]
-            detail = ". ".join(n.rstrip(".") for n in notes if n)
+            # Sentences: the cut, then the stock's advice, each after the first capitalised.
+            said = [n.rstrip(".") for n in notes if n]
+            detail = ". ".join(said[:1] + [n[:1].upper() + n[1:] for n in said[1:]])
             lines.append(f"**{piece.name}** ({where})" + (f": {detail}." if detail else ""))
         height = 6 + _laid_lines(lines, width * 0.82) * LINE
         rows.append({"span": span, "pages": r.pages, "head": head, "lines": lines,

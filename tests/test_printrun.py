@@ -385,3 +385,11 @@ def test_decks_whose_last_cards_would_fill_as_many_sheets_shared_are_taken_whole
     assert [(s.component, s.indexes, s.pages) for s in run.sources] == \
         [("deck", [0, 1, 2, 3], []), ("spare", [0, 1], [])]
     assert run.sheets == 3
+
+
+def test_the_contents_page_writes_each_note_as_a_sentence(built):
+    # The cut, the manifest's own cut note and the stock's advice: three sentences.
+    text = " ".join(PdfReader(built / "pocketciv" / "pocketciv-print-and-play.pdf")
+                    .pages[0].extract_text().split())
+    assert "cut along the outlines. Cut along the grey lines. Glue onto 1.5 mm board." in text
+    assert "; Cut" not in text and ". glue" not in text
