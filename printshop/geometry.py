@@ -15,8 +15,10 @@ FORMATS_FILE = Path(__file__).resolve().parent / "formats.yaml"
 
 @lru_cache(maxsize=1)
 def formats() -> dict:
-    """Return the named card and paper sizes."""
-    return yaml.safe_load(FORMATS_FILE.read_text())
+    """Return the named card and paper sizes (printshop's own file: libyaml reads it, when
+    PyYAML has it, in a seventh of the time)."""
+    return yaml.load(FORMATS_FILE.read_text(),
+                     Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def card_size(size) -> tuple[float, float]:

@@ -49,7 +49,8 @@ class Variant:
 @lru_cache(maxsize=1)
 def variants() -> dict[str, Variant]:
     """Return every variant by name."""
-    raw = yaml.safe_load(VARIANTS_FILE.read_text(encoding="utf-8"))
+    raw = yaml.load(VARIANTS_FILE.read_text(encoding="utf-8"),   # printshop's own file
+                    Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return {name: Variant(name, v["title"], v["regions"], v["copies"], tuple(v["land"]),
                           v["frontiers"], v["seas"], tuple(v["frontier_regions"]),
                           Setup(**v["setup"]), Shape(**v["shape"]))
