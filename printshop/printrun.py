@@ -301,7 +301,7 @@ def _gang(game: Game, members: list[tuple[Part, list[Item], int]], opts: PrintOp
                             [part.spec.name for part, items in rest for _ in items],
                             run_opts, name, marks)
         sources.append(Source(pages=pages))
-        per_sheet = sum(1 for p in pages[0].placements if p.side == "front")
+        per_sheet = short[0]["per_sheet"]
         step = 2 if any(p.side == "back" for p in pages) else 1
         card = 0
         for part, items in rest:
