@@ -267,8 +267,9 @@ def _gang(game: Game, members: list[tuple[Part, list[Item], int]], opts: PrintOp
         laid = deck_sheets(items, [part.spec.name] * len(items), run_opts, name, marks)
         # deck_sheets is a function of its inputs: the same cards, options and marks as the
         # deck's own PDF (render_deck) mean the same pages; the choice of backs means nothing
-        # to cards that have none.
-        as_drawn = bool(alone.pdf) and alone.pages == len(laid) and items == alone.items \
+        # to cards that have none. (A plan made without drawing, for the bill of materials,
+        # has no PDF bytes but the same pages: it plans the same file.)
+        as_drawn = alone.pages == len(laid) and items == alone.items \
             and (run_opts == opts or not any(i.back for i in items)) \
             and marks == ("cut" if alone.kind == "tokens" else "crop")
         per_sheet = cards_per_sheet(items[0].front, run_opts, any(i.back for i in items))

@@ -393,3 +393,14 @@ def test_the_contents_page_writes_each_note_as_a_sentence(built):
                     .pages[0].extract_text().split())
     assert "cut along the outlines. Cut along the grey lines. Glue onto 1.5 mm board." in text
     assert "; Cut" not in text and ". glue" not in text
+
+
+@pytest.mark.parametrize("game", ["deity", "pocketciv"])
+def test_the_bill_of_materials_plans_the_pages_the_build_makes(tmp_path, boms, game):
+    # `printshop bom` lays the pages out without drawing them: the same runs, the same pages.
+    report = build(Project.open(None), [game], PrintOptions(), tmp_path)
+    built = [(r.first, r.last, [(p.component, p.spans) for p in r.pieces])
+             for r in report.games[0].run.runs]
+    planned = [(r.first, r.last, [(p.component, p.spans) for p in r.pieces])
+               for r in boms[game].run.runs]
+    assert built == planned
