@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from .geometry import PrintOptions, card_size
 from .models import Game, Part
-from .printrun import ComponentPDF, PrintRun, copies_of, plan_run, sheets_alone, stock_of
+from .printrun import (ComponentPDF, PrintRun, copies_of, plan_run, sentence, sheets_alone,
+                       stock_of)
 from .project import Project
 
 
@@ -106,8 +107,7 @@ def cut_step(part: Part, pages: int, opts: PrintOptions, sides: tuple[str, ...] 
         step = "fold the sheets in half, nest them in order and staple on the fold"
     else:
         step = ""
-    extra = part.spec.cut.strip().rstrip(".")
-    extra = extra[:1].upper() + extra[1:]
+    extra = sentence(part.spec.cut.strip().rstrip("."))
     return ". ".join(s for s in (step, extra) if s)   # the manifest's note: a sentence
 
 

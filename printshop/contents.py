@@ -6,6 +6,7 @@ from __future__ import annotations
 from .bom import Bom, bill_of_materials
 from .geometry import LABEL_BAND, PrintOptions, paper_size
 from .impose import Page
+from .printrun import sentence
 from .project import SHARED_TEMPLATES
 from .templates import make_environment, render
 from .text import layout
@@ -37,7 +38,7 @@ def contents_rows(bom: Bom, width: float = 180.0) -> list[dict]:
                 notes = ["how the tiles join; one copy is enough"]
             # Sentences: the cut, then the stock's advice, each after the first capitalised.
             said = [n.rstrip(".") for n in notes if n]
-            detail = ". ".join(said[:1] + [n[:1].upper() + n[1:] for n in said[1:]])
+            detail = ". ".join(said[:1] + [sentence(n) for n in said[1:]])
             lines.append(f"**{piece.name}** ({where})" + (f": {detail}." if detail else ""))
         height = 6 + _laid_lines(lines, width * 0.82) * LINE
         rows.append({"span": span, "pages": r.pages, "head": head, "lines": lines,

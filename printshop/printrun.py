@@ -55,13 +55,18 @@ class Stock:
     mount: str = ""
 
 
+def sentence(text: str) -> str:
+    """Return text as the start of a sentence: its first letter a capital."""
+    return text[:1].upper() + text[1:]
+
+
 def stock_of(part: Part) -> Stock:
     """Split a component's stock note into the paper or card to load and the advice."""
     spec = part.spec
     key, _, advice = spec.stock.partition(";")
     key = " ".join(key.split()) or DEFAULT_STOCK.get(part.kind, "plain paper")
     advice = " ".join(advice.split()).rstrip(".")
-    return Stock(key, advice[:1].upper() + advice[1:], " ".join(spec.mount.split()))
+    return Stock(key, sentence(advice), " ".join(spec.mount.split()))
 
 
 def max_players(players: str) -> int:
@@ -390,7 +395,7 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> 
         run.title = f"{MODES[run.mode].how.split(';')[0].capitalize()}, on {run.stock}"
         advice = MODES[run.mode].how.partition("; ")[2]
         if advice:
-            run.advice.append(advice[:1].upper() + advice[1:])
+            run.advice.append(sentence(advice))
     return plan
 
 
