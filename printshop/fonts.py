@@ -117,9 +117,15 @@ def write_metrics(file: str) -> None:
 
 @lru_cache(maxsize=None)
 def face(family: str, weight: str = "normal") -> FaceMetrics:
-    """Return the metrics of a shipped face, from its precomputed file (cached)."""
+    """Return the metrics of a shipped face (a weight the family lacks: its normal face)."""
     files = FAMILIES[resolve_family(family)]
-    file = files.get(weight) or files["normal"]
+    return _face_file(files.get(weight) or files["normal"])
+
+
+@lru_cache(maxsize=None)
+def _face_file(file: str) -> FaceMetrics:
+    """Return a font file's metrics, from its precomputed file: read once per process, however
+    its face is asked for (face("x") and face("x", "normal"), Symbola bold and normal)."""
     path = metrics_file(file)
     if not path.is_file():
         return read_metrics(file)

@@ -488,8 +488,8 @@ def _text(ctx, el, style: dict, opacity: float) -> None:
         for i, run in enumerate(runs):
             x, y = _num(run.get("x"), x), _num(run.get("y"), y)
             if run.text:
-                last = i + 1 == len(runs) or runs[i + 1].get("x") is None
-                x = pen.show(run.text, x, y, _style(run, style), opacity, last)
+                then = i + 1 < len(runs) and runs[i + 1].get("x") is None
+                x = pen.show(run.text, x, y, _style(run, style), opacity, then)
         return
     if el.text and el.text.strip():
         x = pen.show(" ".join(el.text.split()), x, y, style, opacity)
