@@ -193,6 +193,7 @@ def test_a_long_deck_drawn_in_shares_prints_as_if_drawn_whole(tmp_path, monkeypa
     from printshop.components import deck
 
     project = long_deck(tmp_path / "p", 20)          # 60 cards: 8 sheets, 16 pages
+    monkeypatch.setattr(deck, "SPLIT_AT", 10 ** 6)   # drawn whole
     whole_pdf = build(project, ["long"], PrintOptions(), tmp_path / "whole", jobs=1)
     monkeypatch.setattr(deck, "SHEETS_PER_SHARE", 2)  # drawn in 4 shares
     for jobs in (1, 2):
@@ -207,6 +208,25 @@ def test_a_long_deck_drawn_in_shares_prints_as_if_drawn_whole(tmp_path, monkeypa
     assert page_texts(tmp_path / "shares1" / "long" / "long-print-and-play.pdf")[1:] == \
         page_texts(tmp_path / "whole" / "long" / "long-print-and-play.pdf")[1:]
     assert whole_pdf.games[0].components[0].pages == 16
+
+
+def test_a_deck_of_eight_sheets_is_drawn_in_two_halves_that_print_as_one(tmp_path,
+                                                                          monkeypatch):
+    from printshop.build import build
+    from printshop.components import deck
+    from printshop.gather import load_one
+
+    eight, seven = long_deck(tmp_path / "p", 20), long_deck(tmp_path / "q", 18)
+    for project, shares in ((eight, 2), (seven, 1)):    # 60 cards on 8 sheets, 54 on 7
+        game = load_one(project, "long")
+        assert deck.deck_shares(game, game.part("deck"), PrintOptions()) == shares
+    for jobs in (1, 2):
+        build(eight, ["long"], PrintOptions(), tmp_path / f"halves{jobs}", jobs=jobs)
+    monkeypatch.setattr(deck, "SPLIT_AT", 10 ** 6)
+    build(eight, ["long"], PrintOptions(), tmp_path / "whole", jobs=1)
+    halves = tmp_path / "halves1" / "long" / "deck.pdf"
+    assert page_texts(halves) == page_texts(tmp_path / "whole" / "long" / "deck.pdf")
+    assert halves.read_bytes() == (tmp_path / "halves2" / "long" / "deck.pdf").read_bytes()
 
 
 def test_a_broken_card_on_two_shares_is_reported_once(tmp_path, monkeypatch):

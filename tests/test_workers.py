@@ -138,3 +138,57 @@ def test_a_build_whose_rules_fail_while_workers_draw_reports_the_rules_and_write
         else:
             raise AssertionError("the broken rule was not reported")
         assert not out.exists() or not any(out.rglob("*.pdf"))
+
+
+def _fail(n):
+    raise PrintshopError(Problem("data/g/cards.yaml", f"card {n} is broken", ("cards", n)))
+
+
+def _die(n):
+    import os
+    import signal
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _echo(data):
+    return data[::-1]
+
+
+def test_a_jobs_error_in_a_worker_is_raised_here_with_where_it_happened():
+    workers = Workers(2)
+    for n in range(4):
+        workers.add(_fail if n == 2 else pow, (n, 2) if n != 2 else (n,), lambda _: None)
+    try:
+        workers.run()
+    except PrintshopError as exc:
+        assert exc.problems[0].path == ("cards", 2) and "card 2 is broken" in str(exc)
+        assert "_fail" in str(exc.__cause__)       # the worker's traceback
+    else:
+        raise AssertionError("the job's error was lost")
+
+
+def test_a_worker_that_dies_is_reported_not_waited_for():
+    from printshop.workers import WorkerLost
+
+    workers = Workers(2)
+    workers.add(_die, (0,), lambda _: None)
+    workers.add(pow, (3, 2), lambda _: None)
+    try:
+        workers.run()
+    except WorkerLost as exc:
+        assert "signal 9" in str(exc)
+    else:
+        raise AssertionError("the lost worker went unnoticed")
+
+
+def test_jobs_and_answers_larger_than_a_pipe_holds_pass_both_ways():
+    # Eight 3 MB jobs on two workers: a worker answering while more jobs are written to it
+    # must not leave both ends waiting on full pipes.
+    got = {}
+    workers = Workers(2)
+    for n in range(8):
+        data = bytes([n]) * (3 << 20)
+        workers.add(_echo, (data,), lambda res, n=n: got.__setitem__(n, res))
+    workers.run(lambda: None)
+    assert sorted(got) == list(range(8))
+    assert all(len(v) == 3 << 20 and v[0] == n for n, v in got.items())

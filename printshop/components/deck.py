@@ -40,6 +40,15 @@ def card_faces(game: Game, part: Part, opts: PrintOptions, card: Card) -> tuple[
 
 
 SHEETS_PER_SHARE = 100   # a deck longer than this is drawn in shares, one per worker
+SPLIT_AT = 8             # a deck of this many sheets or more is drawn in two shares at least
+
+
+def share_sheets(sheets: int) -> int:
+    """Return how many sheets each share of a deck of ``sheets`` sheets holds: at most
+    SHEETS_PER_SHARE, and half the deck from SPLIT_AT sheets on, so that a deck of a hundred
+    cards is drawn on two cores."""
+    shares = max(-(-sheets // SHEETS_PER_SHARE), 2 if sheets >= SPLIT_AT else 1)
+    return -(-sheets // shares)
 
 
 def _sheets(game: Game, part: Part, opts: PrintOptions) -> tuple[int, int]:
@@ -51,15 +60,15 @@ def _sheets(game: Game, part: Part, opts: PrintOptions) -> tuple[int, int]:
 
 
 def deck_shares(game: Game, part: Part, opts: PrintOptions) -> int:
-    """Return in how many shares a deck is drawn: each holds SHEETS_PER_SHARE sheets, so a
-    long deck is drawn on every core and the shares do not depend on how many there are."""
+    """Return in how many shares a deck is drawn (share_sheets): they depend on the deck
+    alone, not on how many cores draw them, so neither do the PDF's bytes."""
     if opts.layout != "sheet" or not part.cards:
         return 1
     try:
         sheets = _sheets(game, part, opts)[1]
     except ValueError:
         return 1   # a card that fits no sheet: drawing it whole reports that, located
-    return max(1, -(-sheets // SHEETS_PER_SHARE))
+    return -(-sheets // share_sheets(sheets)) if sheets else 1
 
 
 def render_deck(game: Game, part: Part, opts: PrintOptions,
@@ -72,8 +81,9 @@ def render_deck(game: Game, part: Part, opts: PrintOptions,
     start, stop, first_sheet, sheets = 0, part.card_count(), 0, None
     if share is not None and share[1] > 1:
         per_sheet, sheets = _sheets(game, part, opts)
-        first_sheet = share[0] * SHEETS_PER_SHARE
-        start, stop = first_sheet * per_sheet, (first_sheet + SHEETS_PER_SHARE) * per_sheet
+        size = share_sheets(sheets)
+        first_sheet = share[0] * size
+        start, stop = first_sheet * per_sheet, (first_sheet + size) * per_sheet
     at = 0
     for card in part.cards:
         low, high = at, at + card.copies
