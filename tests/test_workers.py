@@ -168,7 +168,7 @@ def test_a_jobs_error_in_a_worker_is_raised_here_with_where_it_happened():
 
 
 def test_a_worker_that_dies_is_reported_not_waited_for():
-    from printshop.workers import WorkerLost
+    from printshop.forked import WorkerLost
 
     workers = Workers(2)
     workers.add(_die, (0,), lambda _: None)
