@@ -19,9 +19,12 @@ import traceback
 from collections import deque
 from typing import Any, Callable
 
+from .errors import PrintshopError
 
-class WorkerLost(RuntimeError):
-    """A worker process ended without answering (killed, or crashed inside a C library)."""
+
+class WorkerLost(PrintshopError):
+    """A worker process ended without answering (killed, or crashed inside a C library):
+    reported as the build's error, not as a traceback; nothing is written."""
 
 
 class RemoteTraceback(Exception):
@@ -70,8 +73,11 @@ class Worker:
         if not chunk:
             _, status = os.waitpid(self.pid, 0)
             self.pid = 0
+            hint = " (the system stops a process that way when memory runs out: --jobs 1 " \
+                "uses less)" if os.WIFSIGNALED(status) and \
+                os.WTERMSIG(status) == signal.SIGKILL else ""
             raise WorkerLost(f"a worker process ended without answering "
-                             f"({how_it_ended(status)}) while drawing")
+                             f"({how_it_ended(status)}) while drawing{hint}")
         self.inbox += chunk
         done = []
         while len(self.inbox) >= _HEADER.size:
