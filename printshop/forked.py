@@ -73,11 +73,8 @@ class Worker:
         if not chunk:
             _, status = os.waitpid(self.pid, 0)
             self.pid = 0
-            hint = " (the system stops a process that way when memory runs out: --jobs 1 " \
-                "uses less)" if os.WIFSIGNALED(status) and \
-                os.WTERMSIG(status) == signal.SIGKILL else ""
             raise WorkerLost(f"a worker process ended without answering "
-                             f"({how_it_ended(status)}) while drawing{hint}")
+                             f"({how_it_ended(status)}) while drawing")
         self.inbox += chunk
         done = []
         while len(self.inbox) >= _HEADER.size:
@@ -91,9 +88,13 @@ class Worker:
 
 
 def how_it_ended(status: int) -> str:
-    if os.WIFSIGNALED(status):
-        return f"killed by signal {os.WTERMSIG(status)}"
-    return f"exit status {os.waitstatus_to_exitcode(status)}"
+    """Say how a process with this wait status ended (SIGKILL: most often memory ran out)."""
+    if not os.WIFSIGNALED(status):
+        return f"exit status {os.waitstatus_to_exitcode(status)}"
+    if os.WTERMSIG(status) == signal.SIGKILL:
+        return "killed by signal 9, which is how the system stops a process when memory " \
+               "runs out: --jobs 1 uses less"
+    return f"killed by signal {os.WTERMSIG(status)}"
 
 
 def fork(others: list[Worker], start: Callable[[], None]) -> Worker:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pickle
 import shutil
+import signal
 from pathlib import Path
+
+import pytest
 
 from printshop import build as build_module
 from printshop.build import build
@@ -146,7 +149,6 @@ def _fail(n):
 
 def _die(n):
     import os
-    import signal
     os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -154,10 +156,23 @@ def _echo(data):
     return data[::-1]
 
 
-def test_a_jobs_error_in_a_worker_is_raised_here_with_where_it_happened():
+@pytest.fixture
+def within_a_minute():
+    """Fail a test that hangs (two processes each waiting on the other) instead of waiting."""
+    def hung(signum, frame):
+        raise AssertionError("the workers hung")
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def test_a_jobs_error_in_a_worker_is_raised_here_with_where_it_happened(within_a_minute):
     workers = Workers(2)
     for n in range(4):
-        workers.add(_fail if n == 2 else pow, (n, 2) if n != 2 else (n,), lambda _: None)
+        workers.add(pow, (n, 2), lambda _: None)
+    workers.add(_fail, (2,), lambda _: None)
     try:
         workers.run()
     except PrintshopError as exc:
@@ -167,7 +182,7 @@ def test_a_jobs_error_in_a_worker_is_raised_here_with_where_it_happened():
         raise AssertionError("the job's error was lost")
 
 
-def test_a_worker_that_dies_is_reported_not_waited_for():
+def test_a_worker_that_dies_is_reported_not_waited_for(within_a_minute):
     from printshop.forked import WorkerLost
 
     workers = Workers(2)
@@ -177,12 +192,13 @@ def test_a_worker_that_dies_is_reported_not_waited_for():
         workers.run()
     except WorkerLost as exc:       # a PrintshopError: the command reports it, no traceback
         assert isinstance(exc, PrintshopError)
-        assert "killed by signal 9" in exc.report() and "nothing written" in exc.report()
+        assert "killed by signal 9" in exc.report() and "--jobs 1" in exc.report()
+        assert exc.report().endswith("nothing written")
     else:
         raise AssertionError("the lost worker went unnoticed")
 
 
-def test_jobs_and_answers_larger_than_a_pipe_holds_pass_both_ways():
+def test_jobs_and_answers_larger_than_a_pipe_holds_pass_both_ways(within_a_minute):
     # Eight 3 MB jobs on two workers: a worker answering while more jobs are written to it
     # must not leave both ends waiting on full pipes.
     got = {}
