@@ -17,6 +17,7 @@ from . import cache, limits
 from .errors import PrintshopError, Problem, Problems
 from .gather import check_games, drawing_problem, load_games
 from .geometry import PrintOptions
+from .icons import notice
 from .models import Game
 from .printrun import ComponentPDF, PrintRun, items_of
 from .project import Project
@@ -42,6 +43,7 @@ class GameBuild:
         """Return the files to write, relative to the output folder."""
         out = {f"{self.game.id}/{c.component}.pdf": c.pdf for c in self.components}
         out[f"{self.game.id}/{self.game.id}-print-and-play.pdf"] = self.combined
+        out.update({f"{self.game.id}/{name}": text for name, text in notice(self.game).items()})
         return out
 
     def cache_files(self) -> dict[str, bytes]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .bom import Bom, bill_of_materials
 from .geometry import LABEL_BAND, PrintOptions, paper_size
+from .icons import credits
 from .impose import Page
 from .printrun import sentence
 from .project import SHARED_TEMPLATES
@@ -77,7 +78,7 @@ def contents_pdf(build, opts: PrintOptions) -> bytes:
     w, h, area = _area(opts)
     rows = contents_rows(bom, area["w"])
     provide = needs(bom)
-    room = area["h"] - 95 - 3.8 * _laid_lines([str(t).replace("\n", " ") for t in provide], area["w"] - 3, 9)
+    room = area["h"] - 95 - (7 if credits(build.game) else 0) - 3.8 * _laid_lines([str(t).replace("\n", " ") for t in provide], area["w"] - 3, 9)
     scale = min(1.0, room / max(1.0, sum(r["height"] for r in rows)))
     top = 0.0
     for r in rows:
@@ -93,7 +94,8 @@ def contents_pdf(build, opts: PrintOptions) -> bytes:
            "options": {"paper": opts.paper.upper() if opts.paper == "a4" else "Letter",
                        "backs": opts.backs, "layout": opts.layout, "flip": opts.flip,
                        "bleed": opts.bleed},
-           "style": _style(build.game)}
+           "style": _style(build.game),
+           "art": [s.credit for s in credits(build.game)]}
     body = render(env, "contents.svg.j2", ctx, f"the contents page of {build.game.id}")
     page = Page(w, h, [body], side="sheet", label=f"{m.name} · contents")
     return pages_to_pdf([page], f"{m.name} — contents")

@@ -29,7 +29,8 @@ from . import drawing
 from . import text as textmod
 from .errors import PrintshopError
 from .guard import read_project_file
-from .icons import shared_icons
+from .icons import REF as ICON_REF, IconError, set_icon, shared_icons
+from .project import did_you_mean
 
 MAX_OUTPUT_CHARS = 4_000_000
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
@@ -471,6 +472,30 @@ class GuardedLoader(FileSystemLoader):
         return source, os.path.normpath(filename), uptodate
 
 
+def _set_icon_or_none(name) -> str | None:
+    """Return a shipped set's icon for a PREFIX:NAME reference, or None."""
+    try:
+        return set_icon(name) if isinstance(name, str) and ICON_REF.fullmatch(name) else None
+    except IconError:
+        return None
+
+
+def _icon(icons: dict[str, str], name, x: float, y: float, size: float,
+          color: str | None = None) -> Markup:
+    """Draw an icon of the game's set, or of a shipped set (game-icons:anvil), in a box."""
+    fragment = icons.get(name) if isinstance(name, str) else None
+    if fragment is None:
+        if isinstance(name, str) and ICON_REF.fullmatch(name):
+            try:
+                fragment = set_icon(name)
+            except IconError as exc:
+                raise textmod.TextError(f"icon(): {exc}") from None
+        else:
+            raise textmod.TextError(f"icon(): no icon {name!r}{did_you_mean(str(name), icons)}"
+                                    " in the game's icons.yaml or printshop's shared icons")
+    return textmod.icon_svg(fragment, x, y, size, color)
+
+
 def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Environment:
     """Build the environment for one game: its templates first, then the shared library."""
     env = _Environment(loader=GuardedLoader([str(d) for d in template_dirs]),
@@ -484,9 +509,8 @@ def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Envir
     env.globals.update(
         text=Remembered(partial(textmod.text_box, icons=all_icons)),
         text_width=textmod.text_width,
-        icon=lambda name, x, y, size, color=None: textmod.icon_svg(all_icons[name], x, y,
-                                                                   size, color),
-        has_icon=lambda name: name in all_icons,
+        icon=partial(_icon, all_icons),
+        has_icon=lambda name: name in all_icons or _set_icon_or_none(name) is not None,
         image=lambda name: image_data(Path(template_dirs[0]), name),
         fmt=_fmt,
         PT=textmod.PT,

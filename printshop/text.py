@@ -149,8 +149,19 @@ def _fmt(v: float, places: int = 3) -> str:
 
 def layout(text: str, width: float, height: float, size: float, min_size: float,
            family: str, icons: dict[str, str], line_height: float = 1.2,
-           wrap: bool = True):
-    """Return (size_pt, lines, widths) for the largest size from ``size`` down that fits."""
+           wrap: bool = True, fallback: float | None = None):
+    """Return (size_pt, lines, widths) for the largest size from ``size`` down that fits.
+
+    With ``fallback`` (a type scale's one smaller step) only ``size`` and ``fallback`` are
+    tried, nothing between them."""
+    if fallback is not None:
+        if fallback < MIN_PT:
+            raise TextError(f"fallback {fallback}pt is below the {MIN_PT}pt readability floor")
+        try:
+            return layout(text, width, height, size, size, family, icons, line_height, wrap)
+        except TextError:
+            return layout(text, width, height, fallback, fallback, family, icons, line_height,
+                          wrap)
     if min_size < MIN_PT:
         raise TextError(f"min_size {min_size}pt is below the {MIN_PT}pt readability floor")
     family = fonts.resolve_family(family)
@@ -174,13 +185,18 @@ def text_box(text, x: float, y: float, w: float, h: float, size: float = 9,
              min_size: float = MIN_PT, font: str = "body", color: str = "#000",
              align: str = "left", valign: str = "top", line_height: float = 1.2,
              icons: dict[str, str] | None = None, weight: str = "normal",
-             wrap: bool = True, icon_color: str | None = None) -> Markup:
-    """Return SVG for ``text`` wrapped in the box (x, y, w, h), shrunk to fit if needed."""
+             wrap: bool = True, icon_color: str | None = None,
+             fallback: float | None = None) -> Markup:
+    """Return SVG for ``text`` wrapped in the box (x, y, w, h), shrunk to fit if needed.
+
+    ``fallback`` names the one smaller size of a type scale: the text is set at ``size``, or
+    at ``fallback`` if it does not fit, never between (``min_size`` is then not used)."""
     icons = icons or {}
     family = fonts.resolve_family(font)
     if weight == "bold":
         text = f"**{text}**" if "**" not in str(text) else text
-    pt, lines, _, em = layout(text, w, h, size, min_size, family, icons, line_height, wrap)
+    pt, lines, _, em = layout(text, w, h, size, min_size, family, icons, line_height, wrap,
+                              fallback)
     face = fonts.face(family)
     block = ((len(lines) - 1) * line_height + face.ascent + face.descent) * em
     top = y + {"top": 0.0, "middle": (h - block) / 2, "bottom": h - block}[valign]
