@@ -38,12 +38,22 @@ class FieldSpec(Strict):
     description: str = ""
 
 
+class TypeScale(Strict):
+    """A game's type sizes in points: a title with its one smaller fallback, body and label."""
+
+    title: float = Field(12.0, ge=6, le=72)
+    title_fallback: float = Field(10.5, ge=6, le=72)
+    body: float = Field(8.0, ge=7, le=72)       # rules text on a card: 7 pt at least
+    label: float = Field(6.5, ge=6, le=72)      # small print: 6 pt at least
+
+
 class Style(Strict):
-    """A game's look: fonts and named colours used by its templates."""
+    """A game's look: fonts, named colours and the type scale its templates use."""
 
     title_font: str = "Linux Libertine O"
     body_font: str = "DejaVu Sans Condensed"
     colors: dict[str, str] = Field(default_factory=dict)
+    type: TypeScale = Field(default_factory=TypeScale)
 
 
 class ComponentBase(Strict):

@@ -54,7 +54,7 @@ def base_context(game: Game, opts: PrintOptions) -> dict:
         "game": {"id": game.id, "name": m.name, "subtitle": m.subtitle, "designer": m.designer,
                  "players": m.players},
         "style": {"title_font": m.style.title_font, "body_font": m.style.body_font,
-                  **m.style.colors},
+                  "type": m.style.type.model_dump(), **m.style.colors},
         "low_ink": opts.low_ink,
     }
 
