@@ -323,7 +323,7 @@ def combine(build: GameBuild, opts: PrintOptions, workers, rank: int, ref: GameR
     listed = [replace(c, pdf=b"", items=None) for c in build.components]
     drawings = {"contents": (_contents_page, (ref, listed, run, opts)),
                 "blank": (_blank_page, (ref, opts))}
-    parts: list[list] = [["Contents", "contents", None]]
+    parts: list[list] = [["Cover", "contents", [0]], ["Contents", "contents", [1]]]
     if run.blank_after_contents:
         parts.append([None, "blank", None])
     for r in run.runs:

@@ -98,7 +98,53 @@ def contents_pdf(build, opts: PrintOptions) -> bytes:
            "art": [s.credit for s in credits(build.game)]}
     body = render(env, "contents.svg.j2", ctx, f"the contents page of {build.game.id}")
     page = Page(w, h, [body], side="sheet", label=f"{m.name} · contents")
-    return pages_to_pdf([page], f"{m.name} — contents")
+    return pages_to_pdf([cover_page(build.game, bom, opts), page], f"{m.name} — contents")
+
+
+def box_lines(game, bom: Bom) -> list[str]:
+    """Return what is in the box: each component with its count, in the manifest's order."""
+    lines = []
+    for p in bom.printed:
+        part = game.part(p.component)
+        copies = f" x {p.copies}" if p.copies > 1 else ""
+        if part.cards:
+            n = sum(c.copies for c in part.cards)
+            noun = "token" if p.kind == "tokens" else "card"
+            lines.append(f"{p.name}: {n} {noun}{'s' if n != 1 else ''}{copies}")
+        else:
+            lines.append(f"{p.name}{copies}")
+    return lines
+
+
+def cover_art(game, most: int = 7) -> list[str]:
+    """Return up to ``most`` of the pictures the game's cards name (their ``art`` field),
+    taken evenly from each deck that has them."""
+    decks = [[c.fields["art"] for c in part.cards if isinstance(c.fields.get("art"), str)]
+             for part in game.parts]
+    decks = [d for d in decks if d]
+    picked: list[str] = []
+    for k in range(max((len(d) for d in decks), default=0)):
+        for d in decks:
+            if k < len(d) and d[k] not in picked and len(picked) < most:
+                picked.append(d[k])
+    return picked
+
+
+def cover_page(game, bom: Bom, opts: PrintOptions) -> Page:
+    """Lay out the cover: the title, the game's pictures, what is in the box and credits."""
+    m = game.manifest
+    w, h, area = _area(opts)
+    players = "Solitaire" if m.players == "1" else (f"{m.players} players" if m.players else "")
+    said = [" · ".join(t for t in (f"Game by {m.designer}" if m.designer else "", players)
+                       if t),
+            "Print-and-play edition made with printshop"]
+    said += [f"Art: {s.credit}" for s in credits(game)]
+    ctx = {"game": {"name": m.name, "subtitle": m.subtitle}, "area": area,
+           "style": _style(game), "art": cover_art(game), "box": box_lines(game, bom),
+           "credits": [c for c in said if c]}
+    env = make_environment([SHARED_TEMPLATES], game.icons)
+    body = render(env, "cover.svg.j2", ctx, f"the cover of {game.id}")
+    return Page(w, h, [body], side="sheet", label=f"{m.name} · cover")
 
 
 def blank_pdf(game, opts: PrintOptions) -> bytes:

@@ -183,10 +183,10 @@ class Run:
 
 @dataclass
 class PrintRun:
-    """A game's whole print-and-play file: a contents page, then the runs."""
+    """A game's whole print-and-play file: a cover and a contents page, then the runs."""
 
     runs: list[Run]
-    contents_pages: int = 1
+    contents_pages: int = 2
     blank_after_contents: bool = False
 
     @property

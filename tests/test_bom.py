@@ -77,7 +77,7 @@ def test_bom_of_a_builtin_game():
 def test_contents_page_carries_the_bill_of_materials(tmp_path):
     result = run("build", "--project", EXAMPLE, "--out", tmp_path, "--quiet")
     assert result.exit_code == 0, result.output
-    page = PdfReader(tmp_path / "lantern-fair" / "lantern-fair-print-and-play.pdf").pages[0]
+    page = PdfReader(tmp_path / "lantern-fair" / "lantern-fair-print-and-play.pdf").pages[1]
     text = " ".join(page.extract_text().split())
     bom = plan(Project.open(EXAMPLE), "lantern-fair", PrintOptions())
     assert ("Paper and card: 1 sheet of 250-300 gsm card, 1 sheet of 300 gsm card, 1 sheet of "

@@ -186,14 +186,18 @@ def test_decks_print_duplex_with_the_right_number_of_sheets(built):
     assert len(PdfReader(built / "interventions.pdf").pages) == 2
 
 
-def test_print_and_play_opens_with_contents(built):
+def test_print_and_play_opens_with_a_cover_and_contents(built):
     reader = PdfReader(built / "deity-print-and-play.pdf")
-    first = reader.pages[0].extract_text()
-    assert "Contents" in first and "Civilization deck" in first and "You will also need" in first
-    # Contents, a blank back, the 72 poker cards sharing 9 duplex sheets, the two paper aids.
+    cover = " ".join(reader.pages[0].extract_text().split())
+    assert "Deity" in cover and "In the box" in cover and "Civilization deck: 52 cards" in cover
+    assert "Game by Geoffrey Greer" in cover
+    second = reader.pages[1].extract_text()
+    assert "Contents" in second and "Civilization deck" in second
+    assert "You will also need" in second
+    # Cover, contents on its back, the 72 poker cards sharing 9 duplex sheets, two paper aids.
     assert len(reader.pages) == 1 + 1 + 2 * 9 + 2
-    assert [o.title for o in reader.outline][:2] == \
-        ["Contents", "Pages 3-20: Duplex, long-edge flip, on 300 gsm card"]
+    assert [o.title for o in reader.outline][:3] == \
+        ["Cover", "Contents", "Pages 3-20: Duplex, long-edge flip, on 300 gsm card"]
 
 
 def test_pages_render(built, tmp_path):

@@ -35,11 +35,11 @@ def boms():
 def page_map(bom) -> dict[int, tuple[str, object]]:
     """Return what each page of the print-and-play file is: (run mode, Page or 'blank'/None)."""
     run = bom.run
-    pages: dict[int, tuple[str, object]] = {1: ("contents", None)}
-    number = 2
+    pages: dict[int, tuple[str, object]] = {1: ("cover", None), 2: ("contents", None)}
+    number = 3
     if run.blank_after_contents:
-        pages[2] = ("blank", "blank")
-        number = 3
+        pages[3] = ("blank", "blank")
+        number = 4
     for r in run.runs:
         assert r.first == number
         for source in r.sources:
@@ -109,7 +109,7 @@ def test_every_front_is_on_an_odd_page_with_its_back_behind_it(built, boms, game
 
 def test_the_contents_page_names_each_run_with_its_pages(built, boms):
     reader = PdfReader(built / "deity" / "deity-print-and-play.pdf")
-    text = " ".join(reader.pages[0].extract_text().split())
+    text = " ".join(reader.pages[1].extract_text().split())
     assert "Print pages 3-20 duplex, long-edge flip, on 300 gsm card · 9 sheets" in text
     assert "Print pages 21-22 single-sided, on plain paper · 2 sheets" in text
     # Full sheets come from each deck's own PDF; the last cards of four decks share two.
@@ -117,10 +117,11 @@ def test_the_contents_page_names_each_run_with_its_pages(built, boms):
     assert "Scoring pad (p. 22)" in text
     assert "Paper and card: 9 sheets of 300 gsm card, 2 sheets of plain paper" in text
     assert "printed one component at a time they would take 13" in text
-    assert "intentionally blank" in " ".join(reader.pages[1].extract_text().split())
+    # The cover and the contents page share the first sheet: no blank page is needed.
+    assert not any("intentionally blank" in p.extract_text() for p in reader.pages[:3])
     # A bookmark opens each run.
     titles = [o.title for o in reader.outline]
-    assert titles[0] == "Contents" and titles[1].startswith("Pages 3-20: Duplex")
+    assert titles[:2] == ["Cover", "Contents"] and titles[2].startswith("Pages 3-20: Duplex")
 
 
 def test_booklet_and_mounted_tokens_print_apart_from_the_cards(boms):
@@ -390,7 +391,7 @@ def test_decks_whose_last_cards_would_fill_as_many_sheets_shared_are_taken_whole
 def test_the_contents_page_writes_each_note_as_a_sentence(built):
     # The cut, the manifest's own cut note and the stock's advice: three sentences.
     text = " ".join(PdfReader(built / "pocketciv" / "pocketciv-print-and-play.pdf")
-                    .pages[0].extract_text().split())
+                    .pages[1].extract_text().split())
     assert "cut along the outlines. Cut along the grey lines. Glue onto 1.5 mm board." in text
     assert "; Cut" not in text and ". glue" not in text
 
