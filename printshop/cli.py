@@ -8,11 +8,16 @@ from pathlib import Path
 
 import click
 
-from .errors import PrintshopError
+from .errors import PrintshopError, printable
+
+
+def _echo(text="", **kwargs) -> None:
+    """Print to the terminal: a game's text may hold ESC or OSC sequences, shown escaped."""
+    click.echo(printable(str(text)), **kwargs)
 
 
 def _fail(exc: PrintshopError) -> None:
-    click.echo(exc.report(), err=True)
+    _echo(exc.report(), err=True)
     sys.exit(1)
 
 
@@ -69,12 +74,12 @@ def list_games(games, project_dir):
     except PrintshopError as exc:
         _fail(exc)
     for game in games:  # names only: a game read back from the load cache stays unchecked
-        click.echo(f"{game.id}: {game.name}")
+        _echo(f"{game.id}: {game.name}")
         for part in game.parts:
             noun = "tokens" if part.kind == "tokens" else "cards"
             count = f"{part.card_count()} {noun}, {len(part.cards)} distinct" if part.cards \
                 else part.kind
-            click.echo(f"  {part.id:<24} {part.name} ({count})")
+            _echo(f"  {part.id:<24} {part.name} ({count})")
 
 
 @main.command(short_help="Build print-and-play PDFs.")
@@ -126,7 +131,7 @@ def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, ba
         _fail(exc)
     if not quiet:
         for line in build_summary(report):
-            click.echo(line)
+            _echo(line)
 
 
 def build_summary(report) -> list[str]:
@@ -186,15 +191,15 @@ def validate(games, project_dir, explain):
         found = run_rules(game)
         problems.extend(found)
         if not found:
-            click.echo(f"{game.id}: ok ({len(rule_ids(game))} rules)")
+            _echo(f"{game.id}: ok ({len(rule_ids(game))} rules)")
         if explain:
             try:
                 facts = load_facts(game.data_dir, game.id)
             except PrintshopError as exc:
                 _fail(exc)
-            click.echo(f"{game.id}: fact table, {len(facts)} facts")
+            _echo(f"{game.id}: fact table, {len(facts)} facts")
             for line in describe(explain_facts(facts, found)):
-                click.echo(line)
+                _echo(line)
     if problems:
         _fail(PrintshopError(problems, "validation failed"))
 
@@ -210,7 +215,7 @@ def validate_map_files(files):
     except PrintshopError as exc:
         _fail(exc)
     for line in lines:
-        click.echo(line)
+        _echo(line)
 
 
 class _VariantChoice(click.Choice):
@@ -260,7 +265,7 @@ def map_command(game, seed, scenario, variant, count, out_dir, paper, project_di
     except PrintshopError as exc:
         _fail(exc)
     for path in written:
-        click.echo(f"wrote {path}")
+        _echo(f"wrote {path}")
 
 
 # The writers' names, listed here so that starting the CLI does not load the exporters;
@@ -272,7 +277,7 @@ POD_SHOPS = ("drivethrucards", "makeplayingcards", "printplaygames", "thegamecra
 
 def _wrote(paths) -> None:
     for path in paths:
-        click.echo(f"wrote {path}")
+        _echo(f"wrote {path}")
 
 
 @main.group(short_help="Export deck lists, card images, Tabletop Simulator saves.")
@@ -298,9 +303,9 @@ def export_decklist(game, project_dir, deck, fmt, out):
     except PrintshopError as exc:
         _fail(exc)
     if out:
-        click.echo(f"wrote {out}")
+        _echo(f"wrote {out}")
     else:
-        click.echo(text, nl=False)
+        _echo(text, nl=False)
 
 
 @export.command("tts", short_help="Write a Tabletop Simulator save with its images.")
@@ -349,7 +354,7 @@ def export_png(game, project_dir, out_dir, dpi, with_bleed, deck, limit_items):
                           dpi, with_bleed, deck)
     except PrintshopError as exc:
         _fail(exc)
-    click.echo(f"wrote {len(written)} images to {written[0].parent.parent}")
+    _echo(f"wrote {len(written)} images to {written[0].parent.parent}")
 
 
 @export.command("pod", short_help="Write the upload a print-on-demand shop asks for.")
@@ -375,13 +380,13 @@ def export_pod(game, project_dir, shop, out_dir, check_only, limit_items):
     except PrintshopError as exc:
         _fail(exc)
     for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+        _echo(f"warning: {warning}", err=True)
     if check_only:
         n = len(warnings)
-        click.echo(f"pre-flight for {shop}: {n} warning{'s' if n != 1 else ''}")
+        _echo(f"pre-flight for {shop}: {n} warning{'s' if n != 1 else ''}")
         sys.exit(1 if warnings else 0)
     readme = next(p for p in written if p.name == "README.txt")
-    click.echo(f"wrote {len(written)} files; what to upload and how: {readme}")
+    _echo(f"wrote {len(written)} files; what to upload and how: {readme}")
 
 
 @main.command(short_help="Write a proof sheet: every distinct card once.")
@@ -402,7 +407,7 @@ def proof(game, project_dir, out_dir, paper, low_ink):
                    PrintOptions(paper=paper, low_ink=low_ink))
     except PrintshopError as exc:
         _fail(exc)
-    click.echo(f"wrote {path}")
+    _echo(f"wrote {path}")
 
 
 @main.command(short_help="Print the bill of materials: paper, cutting, what to get.")
@@ -423,7 +428,7 @@ def bom(game, project_dir, paper, backs, layout):
                    PrintOptions(paper=paper, backs=backs, layout=layout))
     except PrintshopError as exc:
         _fail(exc)
-    click.echo(text, nl=False)
+    _echo(text, nl=False)
 
 
 @main.command(short_help="Build, then rebuild whenever a file is saved.")
@@ -443,7 +448,7 @@ def watch(games, project_dir, out_dir, paper, backs, low_ink, interval, jobs):
     from .project import Project
     from .watch import watch as run
 
-    click.echo("watching for changes; press Ctrl-C to stop")
+    _echo("watching for changes; press Ctrl-C to stop")
     try:
         run(Project.open(project_dir), games, PrintOptions(paper=paper, backs=backs,
                                                            low_ink=low_ink),
@@ -451,7 +456,7 @@ def watch(games, project_dir, out_dir, paper, backs, low_ink, interval, jobs):
     except PrintshopError as exc:
         _fail(exc)
     except KeyboardInterrupt:
-        click.echo("stopped")
+        _echo("stopped")
 
 
 @main.command(short_help="Preview every component live in the web browser.")

@@ -17,6 +17,8 @@ from collections import OrderedDict
 from functools import lru_cache
 from xml.etree import ElementTree
 
+from .pictures import PictureError, check_data_url
+
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
 XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
@@ -206,6 +208,11 @@ def _targets(el, tag: str) -> tuple[str, ...]:
             raise Outside(target.strip() or "an empty reference")
         if target.strip().startswith("#"):
             found.append(_SPACE.sub("", target)[1:])
+        else:
+            try:
+                check_data_url(target)
+            except PictureError as exc:
+                raise Fault(str(exc)) from None
     if key is not None:
         if len(_REFERENCED) >= REFERENCED_KEPT:
             _REFERENCED.clear()

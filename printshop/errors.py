@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +17,35 @@ def format_path(path: tuple) -> str:
         else:
             out += ("." if out else "") + str(part)
     return out
+
+
+# Characters that act on a terminal or break a record (ESC starts ANSI and OSC sequences, C1
+# controls do the same in some terminals): refused in names; text keeps newlines and tabs.
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+LINE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def control_problem(value: str, one_line: bool) -> str | None:
+    """Say which control character a name (one line) or a text holds, or None."""
+    found = (LINE_CONTROL if one_line else CONTROL).search(value)
+    if found is None:
+        return None
+    what = "a line break" if found.group() in "\n\r\u2028\u2029" else \
+        f"the control character U+{ord(found.group()):04X}"
+    return (f"holds {what}; {'a name is one line of' if one_line else 'text is'} printable "
+            "characters")
+
+
+def inert(text: str) -> str:
+    """Return text safe to print on a terminal or write as one line: controls shown escaped."""
+    return LINE_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
+                            else f"\\u{ord(m.group()):04x}", text)
+
+
+def printable(text: str) -> str:
+    """Return text for a terminal: line breaks and tabs kept, other controls shown escaped."""
+    return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
 
 
 @dataclass(frozen=True)

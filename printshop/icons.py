@@ -200,7 +200,7 @@ def load_icons(path: Path, label: str, root: Path | None = None) -> dict[str, st
     problems, icons = [], {}
     for name, fragment in doc.data.items():
         line = doc.line((name,))
-        if not isinstance(name, str) or not _NAME.match(name):
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
             problems.append(Problem(label, "an icon name uses lowercase letters, digits and '-'",
                                     (name,), line))
             continue

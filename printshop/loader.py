@@ -8,7 +8,7 @@ from pathlib import Path, PurePosixPath
 from . import guard
 from . import fonts
 from . import icons as icon_sets
-from .errors import PrintshopError, Problem, Problems
+from .errors import PrintshopError, Problem, Problems, control_problem
 from .geometry import card_size
 from .models import (ID_PATTERN, Card, CheckSpec, DeckComponent, Game, Manifest, Part)
 from .project import SHARED_TEMPLATES, GameFolder, did_you_mean
@@ -16,7 +16,7 @@ from .schema import MAX_COPIES, RESERVED, check_fields
 from .source import Document, load_document
 from .strict import ValidationError, number_text, short
 
-_ID = re.compile(ID_PATTERN)
+_ID = re.compile(ID_PATTERN.rstrip("$"))   # used with fullmatch: no newline before the end
 
 
 def validation_problems(exc: ValidationError, doc: Document, prefix: tuple = ()) -> list[Problem]:
@@ -42,7 +42,12 @@ def safe_relative(folder: GameFolder, base: Path, name: str, label_file: str, pa
         problems.add(label_file, f"'{name}' must be a file name inside "
                      f"{folder.label(base)}/ (no absolute paths, '..' or URLs)", path, line)
         return None
-    target = (base / pure).resolve()
+    try:
+        target = (base / pure).resolve()
+    except (RuntimeError, OSError):     # a loop of symbolic links (RuntimeError up to 3.12)
+        problems.add(label_file, f"'{name}' is a loop of symbolic links, not a file", path,
+                     line)
+        return None
     if not target.is_relative_to(base.resolve()):
         problems.add(label_file, f"'{name}' points outside {folder.label(base)}/", path, line)
         return None
@@ -100,7 +105,7 @@ def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Proble
         if card_id is None:
             errors.append((path + ("id",), "missing required key 'id'"))
         elif not isinstance(card_id, (str, int)) or isinstance(card_id, bool) or \
-                not _ID.match(str(card_id)) or len(str(card_id)) > 64:
+                not _ID.fullmatch(str(card_id)) or len(str(card_id)) > 64:
             errors.append((path + ("id",), "expected an id of lowercase letters, digits and "
                            f"'-' (at most 64), got {short(card_id)}"))
         else:
@@ -119,6 +124,9 @@ def load_cards(doc: Document, spec: DeckComponent, enums: dict, problems: Proble
                 len(str(name)) > 200:
             errors.append((path + ("name",), f"expected a name (text up to 200 characters), "
                            f"got {short(name)}"))
+        elif control_problem(str(name), one_line=True):
+            errors.append((path + ("name",), f"{short(name)} "
+                           f"{control_problem(str(name), one_line=True)}"))
         copies = raw.get("copies", 1)
         if isinstance(copies, str):   # a spreadsheet's cell is text
             read = number_text(copies, whole=True)
@@ -179,6 +187,52 @@ def _check_fonts(manifest: Manifest, doc: Document, problems: Problems) -> None:
                          f"{', '.join(known)}", path, doc.line(path))
 
 
+def _check_names(manifest, doc, problems: Problems) -> None:
+    """Refuse control characters in what the manifest names (they would reach a terminal,
+    a file name or a shop's README as they are); descriptions keep their line breaks."""
+    fields = [(("name",), manifest.name, True), (("subtitle",), manifest.subtitle, True),
+              (("designer",), manifest.designer, True), (("players",), manifest.players, True),
+              (("description",), manifest.description, False)]
+    for i, c in enumerate(manifest.components):
+        fields += [(("components", i, "name"), c.name, True),
+                   (("components", i, "description"), c.description, False),
+                   (("components", i, "stock"), c.stock, True),
+                   (("components", i, "cut"), c.cut, True)]
+    for path, value, one_line in fields:
+        why = control_problem(value, one_line) if isinstance(value, str) else None
+        if why:
+            problems.add(doc.file, f"{short(value)} {why}", path, doc.line(path))
+
+
+MAX_FIELD_DEPTH = 16    # a field spec's items/fields nested inside each other
+
+
+def _nested_fields(doc) -> list[Problem]:
+    """Return a problem for each field spec nested deeper than MAX_FIELD_DEPTH (a deeper one
+    would be checked, hashed and cached by recursion as deep as it is)."""
+    found: list[Problem] = []
+
+    def walk(spec, path: tuple, depth: int) -> None:
+        if not isinstance(spec, dict) or found:
+            return
+        if depth > MAX_FIELD_DEPTH:
+            found.append(Problem(doc.file, f"field specs nest at most {MAX_FIELD_DEPTH} deep "
+                                 "(items and fields inside each other)", path, doc.line(path)))
+            return
+        if isinstance(spec.get("items"), dict):
+            walk(spec["items"], path + ("items",), depth + 1)
+        if isinstance(spec.get("fields"), dict):
+            for name, sub in spec["fields"].items():
+                walk(sub, path + ("fields", name), depth + 1)
+
+    components = doc.data.get("components")
+    for i, comp in enumerate(components if isinstance(components, list) else []):
+        if isinstance(comp, dict) and isinstance(comp.get("fields"), dict):
+            for name, spec in comp["fields"].items():
+                walk(spec, ("components", i, "fields", name), 1)
+    return found
+
+
 def load_game(folder: GameFolder) -> Game:
     """Load and schema-check one game; raise a PrintshopError listing every problem."""
     problems = Problems()
@@ -188,12 +242,16 @@ def load_game(folder: GameFolder) -> Game:
     if not isinstance(doc.data, dict):
         raise PrintshopError(Problem(label, "expected a mapping with name and components", (),
                                      1))
+    too_deep = _nested_fields(doc)
+    if too_deep:
+        raise PrintshopError(too_deep)
     try:
         manifest = Manifest.model_validate(doc.data)
     except ValidationError as exc:
         raise PrintshopError(validation_problems(exc, doc)) from None
     _check_enums(manifest, doc, problems)
     _check_fonts(manifest, doc, problems)
+    _check_names(manifest, doc, problems)
     for i, rule in enumerate(manifest.rules):
         if isinstance(rule, CheckSpec) and rule.component and rule.component not in \
                 [c.id for c in manifest.components]:

@@ -43,7 +43,7 @@ class GameFolder:
         """Return a path as the user should read it in messages (relative to the project)."""
         try:
             return path.resolve().relative_to(self.root).as_posix()
-        except ValueError:
+        except (ValueError, RuntimeError, OSError):    # outside, or a loop of links
             return str(path)
 
 

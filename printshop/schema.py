@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .errors import control_problem
 from .models import FieldSpec
 from .strict import number_text, short
 
@@ -60,6 +61,10 @@ def check_value(value: Any, spec: FieldSpec, enums: dict[str, list[str]], path: 
         if len(value) > spec.max_length:
             errors.append((path, f"expected text of at most {spec.max_length} characters, "
                                  f"got {len(value)}"))
+            return None
+        why = control_problem(value, one_line=kind == "str")
+        if why:
+            errors.append((path, f"{short(value)} {why}"))
             return None
         return value
     if kind in ("int", "number"):

@@ -30,6 +30,7 @@ from . import text as textmod
 from .errors import PrintshopError
 from .guard import read_project_file
 from .icons import REF as ICON_REF, IconError, set_icon, shared_icons
+from .pictures import PictureError, check_picture, picture_size  # noqa: F401
 from .project import did_you_mean
 
 MAX_OUTPUT_CHARS = 4_000_000
@@ -395,39 +396,11 @@ def image_data(base: Path, name: str) -> str:
         raw = read_project_file(base, pure, bounds.max_image_bytes, name, "max_image_bytes")
     except PrintshopError as exc:
         raise SecurityError(f"image '{name}': {exc.problems[0].message}") from None
-    size = picture_size(raw)
-    if size is None:
-        raise SecurityError(f"image '{name}' is not a readable {kind.split('/')[1].upper()} "
-                            "picture")
-    w, h = size
-    if w * h > bounds.max_pixels:
-        raise SecurityError(f"image '{name}': " + limits.exceeded(
-            "max_pixels", f"it is {w:,} x {h:,} = {w * h:,} pixels", bounds.max_pixels))
+    try:
+        check_picture(raw, kind.split("/")[1], f"image '{name}'")
+    except PictureError as exc:
+        raise SecurityError(str(exc)) from None
     return f"data:{kind};base64," + base64.b64encode(raw).decode("ascii")
-
-
-_JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
-
-
-def picture_size(raw: bytes) -> tuple[int, int] | None:
-    """Return the (width, height) a PNG or JPEG declares in its header, or None."""
-    if raw.startswith(b"\x89PNG\r\n\x1a\n") and raw[12:16] == b"IHDR":
-        return int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")
-    if raw.startswith(b"\xff\xd8"):
-        at = 2
-        while at + 9 < len(raw):
-            if raw[at] != 0xFF:
-                return None
-            marker = raw[at + 1]
-            if marker == 0xFF:
-                at += 1
-                continue
-            length = int.from_bytes(raw[at + 2:at + 4], "big")
-            if marker in _JPEG_FRAMES:
-                return (int.from_bytes(raw[at + 7:at + 9], "big"),
-                        int.from_bytes(raw[at + 5:at + 7], "big"))
-            at += 2 + length
-    return None
 
 
 @lru_cache(maxsize=1)

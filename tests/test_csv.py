@@ -101,8 +101,11 @@ def test_errors_name_the_row_and_the_column(tmp_path):
            "of copies from 1 to 1000, got 'one'" in found
     assert "data/lantern-fair/coins.csv:6: row 5, column 'stalls', item 2: expected one of " \
            "food, games, lights; got 'toys'" in found
+    # A name is one line: the break a spreadsheet allows inside a cell is refused there.
+    assert any(f.startswith("data/lantern-fair/coins.csv:4: row 4, column 'name': 'Three\\nthe"
+                            " coin' holds a line break") for f in found)
     result = run("validate", "--project", root)
-    assert result.exit_code == 1 and "4 errors, nothing written" in result.output
+    assert result.exit_code == 1 and "5 errors, nothing written" in result.output
 
 
 def test_mapped_columns_and_duplicate_ids_use_the_spreadsheet_names(tmp_path):

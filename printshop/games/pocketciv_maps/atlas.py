@@ -24,7 +24,7 @@ from .generate import check_algorithm, generate
 from .model import dump_map, load_map
 from .page import map_page
 from .scenario import BOOK, ScenarioError, scenario_map
-from .seed import Seed, SeedError, parse_seed
+from .seed import LARGEST, Seed, SeedError, parse_seed
 from .validate import MAP_RULES, Flaw, validate_map
 
 GAME = "pocketciv"
@@ -100,6 +100,9 @@ def _seeds(seed: str, variant: str | None, count: int) -> list[Seed]:
         check_algorithm(first)
     except SeedError as exc:
         raise PrintshopError(Problem("--seed", str(exc))) from None
+    if first.number + count - 1 > LARGEST:
+        raise PrintshopError(Problem("--count", f"{count} maps from seed {first.number} on "
+                                     f"pass the largest seed, {LARGEST}"))
     return [Seed(first.algorithm, first.variant, first.number + i) for i in range(count)]
 
 

@@ -15,7 +15,9 @@ import re
 from dataclasses import dataclass
 
 ALGORITHM = "m2"             # the default: what a bare number means
-_SEED = re.compile(r"^(m[0-9]+)-([a-z][a-z-]*[a-z])-([0-9]{1,18})$")
+_SEED = re.compile(r"(m[0-9]+)-([a-z][a-z-]*[a-z])-([0-9]{1,18})")
+_NUMBER = re.compile(r"[0-9]{1,18}")     # ASCII digits only: '²' and '٣' are no seed
+LARGEST = 10 ** 18 - 1                   # the largest seed number a printed seed can hold
 
 
 class SeedError(ValueError):
@@ -47,9 +49,9 @@ class Seed:
 def parse_seed(text: str | int, variant: str | None = None) -> Seed:
     """Read a seed: a number (with the variant given) or a printed seed like m1-standard-42."""
     text = str(text).strip()
-    if text.isdigit() and len(text) <= 18:
+    if _NUMBER.fullmatch(text):
         return Seed(ALGORITHM, variant or "standard", int(text))
-    found = _SEED.match(text)
+    found = _SEED.fullmatch(text)
     if not found:
         raise SeedError(f"'{text}' is not a seed: give a whole number or a printed seed such "
                         f"as {ALGORITHM}-standard-42")
