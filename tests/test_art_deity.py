@@ -150,3 +150,31 @@ def test_nation_cards_are_framed_like_every_other_deity_card(fronts):
         for card_id, svg in fronts[deck].items():
             assert re.search(r'<rect x="2.2" y="2.2" [^>]*fill="none" stroke="#[0-9a-f]{6}" '
                              r'stroke-width="0.6"', svg), (deck, card_id)
+
+
+def _boxes(svg: str):
+    """Return (x0, y0, x1, y1) of every white write-in box of a sheet."""
+    rect = re.compile(r'<rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)" '
+                      r'height="([0-9.]+)" fill="#fff"')
+    return [(float(x), float(y), float(x) + float(w), float(y) + float(h))
+            for x, y, w, h in rect.findall(svg)]
+
+
+def test_scoring_pad_sum_labels_clear_every_box(game):
+    """The defect of issue 26: the "sum" labels ran over the corners of the boxes above."""
+    from printshop.components import RENDERERS
+    from printshop.text import text_width
+    part = game.part("scoring-pad")
+    svg = "".join(p if isinstance(p, str) else "" for p in
+                  RENDERERS[part.kind](game, part, PrintOptions()).pages[0].parts)
+    boxes = _boxes(svg)
+    labels = re.findall(r'<text\b[^>]*font-size="([0-9.]+)"[^>]*><tspan x="([0-9.]+)" '
+                        r'y="([0-9.]+)"[^>]*>(sum[^<]*)</tspan>', svg)
+    assert len(labels) == 12 and len(boxes) > 12          # 3 sums in each of 4 games
+    for em, x, baseline, words in labels:
+        em, x, baseline = float(em), float(x), float(baseline)
+        x1 = x + text_width(words, em / MM_PER_PT)
+        top, bottom = baseline - 0.95 * em, baseline + 0.25 * em
+        for bx0, by0, bx1, by1 in boxes:
+            assert x1 <= bx0 or x >= bx1 or bottom <= by0 or top >= by1, \
+                (words, (x, top, x1, bottom), (bx0, by0, bx1, by1))
