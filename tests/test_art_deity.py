@@ -178,3 +178,46 @@ def test_scoring_pad_sum_labels_clear_every_box(game):
         for bx0, by0, bx1, by1 in boxes:
             assert x1 <= bx0 or x >= bx1 or bottom <= by0 or top >= by1, \
                 (words, (x, top, x1, bottom), (bx0, by0, bx1, by1))
+
+
+def _text_boxes(svg: str):
+    """Yield (x0, y0, x1, y1, words) for every run of text in a card face, in the card's
+    coordinates (the civilization cards' turned halves are turned back)."""
+    import xml.etree.ElementTree as ET
+    from printshop.text import text_width
+    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{svg}</svg>')
+    ns = "{http://www.w3.org/2000/svg}"
+    turn = re.compile(r"rotate\(180 ([0-9.]+) ([0-9.]+)\)")
+
+    def walk(node, centre):
+        m = turn.fullmatch(node.get("transform", ""))
+        if m:
+            centre = (float(m.group(1)), float(m.group(2)))
+        if node.tag == ns + "text":
+            em = float(node.get("font-size"))
+            for span in node.findall(ns + "tspan"):
+                family = span.get("font-family") or node.get("font-family")
+                weight = span.get("font-weight", "normal")
+                x, y = float(span.get("x")), float(span.get("y"))
+                x1 = x + text_width(span.text or "", em / MM_PER_PT, family, weight)
+                box = (x, y - 0.95 * em, x1, y + 0.25 * em)
+                if centre:
+                    cx, cy = centre
+                    box = (2 * cx - box[2], 2 * cy - box[3], 2 * cx - box[0], 2 * cy - box[1])
+                yield (*box, span.text)
+            return
+        for child in node:
+            yield from walk(child, centre)
+
+    yield from walk(root, None)
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_card_text_stays_inside_the_3mm_safe_zone(game, fronts, backs, deck):
+    w, h = card_size(game.part(deck).spec.size)
+    for card_id, svg in fronts[deck].items():
+        runs = list(_text_boxes(svg))
+        assert runs, card_id
+        for x0, y0, x1, y1, words in runs:
+            assert x0 >= 3 and y0 >= 3 and x1 <= w - 3 and y1 <= h - 3, \
+                (deck, card_id, words, (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)))
