@@ -194,3 +194,19 @@ def test_the_game_credits_the_icon_set_its_art_comes_from(game):
     assert "game-icons" in {s.prefix for s in icons.credits(game)}
     notice = icons.notice(game)
     assert any(b"game-icons.net" in body or b"Game Icons" in body for body in notice.values())
+
+
+def test_words_on_a_front_stay_in_the_safe_area_and_off_the_picture(fronts):
+    """Every run of words sits inside the safe area (3 mm in from the trim), and none crosses
+    the art window except the badge's number and caption, inside their own disc."""
+    for key, face in fronts.items():
+        x, y, w, h = map(float, WINDOW.findall(face.svg)[0])
+        discs = [(float(cx), float(cy), float(r)) for cx, cy, r in re.findall(
+            r'<circle cx="([0-9.]+)" cy="([0-9.]+)" r="([0-9.]+)" fill="#f8f2e4"', face.svg)]
+        for x0, y0, x1, y1 in text_boxes(face.svg):
+            assert 3 - 1e-6 <= x0 and x1 <= face.w - 3 + 1e-6, (key, x0, x1)
+            assert 3 - 1e-6 <= y0 and y1 <= face.h - 3 + 1e-6, (key, y0, y1)
+            if x1 <= x or x0 >= x + w or y1 <= y or y0 >= y + h:
+                continue                                          # clear of the window
+            assert any(cx - r <= x0 and x1 <= cx + r and cy - r <= y0 and y1 <= cy + r
+                       for cx, cy, r in discs), (key, (x0, y0, x1, y1))
