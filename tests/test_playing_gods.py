@@ -314,6 +314,10 @@ BREAKS = {
     "lose-sect-cards": ("conversion.yaml", _no_lose_cards),
     "attack-kills-one": ("wrath.yaml", lambda d: _set(_card(d, "earth-mudslide"), kills=2)),
     "special-kills-two": ("wrath.yaml", lambda d: _set(_card(d, "plague"), kills=3)),
+    "wrath-art-distinct": ("wrath.yaml", lambda d: _set(_card(d, "air-lightning"),
+                                                        art="game-icons:tornado")),
+    "conversion-art-distinct": ("conversion.yaml", lambda d: _set(_card(d, "schism"),
+                                                                  art="game-icons:newspaper")),
     "sect-colours-distinct": ("chips.yaml", lambda d: _set(_card(d, "orange"),
                                                            colour="sect-blue")),
     "sect-symbols-distinct": ("chips.yaml", lambda d: _set(_card(d, "orange"),
@@ -404,7 +408,8 @@ def test_cli_names_the_broken_rule_and_its_file(game_copy):
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("playing-gods-build")
     report = build(Project.open(None), [GAME], PrintOptions(), out, jobs=1)
-    return {path.name: PdfReader(io.BytesIO(path.read_bytes())) for path in report.files}
+    return {path.name: PdfReader(io.BytesIO(path.read_bytes())) for path in report.files
+            if path.suffix == ".pdf"}
 
 
 def card_sheets(game, deck: str, opts: PrintOptions) -> int:
