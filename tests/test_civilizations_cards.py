@@ -341,6 +341,8 @@ BREAKS = {
     "civilizations-cards.pile-by-rank": _card("sun-diamonds-q",
                                               lambda c: c.update(pile="action")),
     "civilizations-cards.development-cost": _card("moon-clubs-k", lambda c: c.update(cost=12)),
+    "civilizations-cards.own-art": _card("moon-clubs-k",
+                                         lambda c: c.update(art="game-icons:astrolabe")),
     "civilizations-cards.development-slots": _card("sun-hearts-a", lambda c: c.update(slots=3)),
     "civilizations-cards.great-persons": _card(
         "moon-spades-k", lambda c: c["person"].update(name="Barbarossa")),

@@ -253,6 +253,27 @@ def wonders(game):
                           f"{wonder['name']!r}", DECK, card.id, ("wonder", "name"))
 
 
+@rule("civilizations-cards.own-art",
+      "every Great Person and wonder names its picture (art), and no two names share one")
+def own_art(game):
+    owner: dict[str, str] = {}          # picture -> the name that shows it
+    picture: dict[str, str] = {}        # name -> its picture (a wonder's two copies agree)
+    for card in _cards(game):
+        named = card.fields["person"] or card.fields["wonder"]
+        if not named:
+            continue
+        name, art = named["name"], card.fields.get("art")
+        if not art:
+            yield Finding(f"{name} needs a picture of its own (art)", DECK, card.id)
+            continue
+        if picture.setdefault(name, art) != art:
+            yield Finding(f"{name} shows {picture[name]!r} on one copy and {art!r} on another",
+                          DECK, card.id, ("art",))
+        elif owner.setdefault(art, name) != name:
+            yield Finding(f"{art!r} is already {owner[art]}'s picture; {name} needs its own",
+                          DECK, card.id, ("art",))
+
+
 @rule("civilizations-cards.technology-tracks",
       "every technology sits in its suit's track, at its level, with its date")
 def technology_tracks(game):
