@@ -190,3 +190,36 @@ def test_a_theft_is_set_on_two_lines_and_a_trade_on_one(faces):
     trade = [t for t in texts if "→" in t]
     assert len(trade) == 3
     assert all(len(set(re.findall(r'y="([\d.]+)"', t))) == 1 for t in trade)
+
+
+def _effect_lines(svg: str) -> list[list[str]]:
+    """Return the effect text of an idea front as lines of tokens (words, and '@' per icon)."""
+    for group in svg.splitlines():        # a laid-out text is one line: its runs, then icons
+        if not group.startswith("<g><text"):
+            continue
+        em = float(re.search(r'font-size="([\d.]+)"', group).group(1))
+        runs = re.findall(r'<tspan x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</tspan>', group)
+        if not runs or not 54 < float(runs[0][1]) < 76:
+            continue
+        baselines = sorted({float(y) for _, y, _ in runs})
+        line_of = {b: [] for b in baselines}
+        for x, y, words in runs:
+            for k, word in enumerate(words.split()):
+                line_of[float(y)].append((float(x) + k * 1e-3, word))
+        for x, y, k in _PLACED.findall(group):
+            if float(k) >= 1:            # a layer inside a composed icon, not an icon
+                continue
+            base = min(baselines, key=lambda b: abs(b - (float(y) + 0.86 * em)))
+            line_of[base].append((float(x), "@"))
+        return [[w for _, w in sorted(line_of[b])] for b in baselines]
+    raise AssertionError("no effect text found")
+
+
+def test_idea_effects_break_well(faces):
+    """No one-word last line, and no number parted from the icon it counts ("1 / :)")."""
+    for cid, (front, _) in faces["ideas"].items():
+        lines = _effect_lines(front.svg)
+        if len(lines) > 1:
+            assert len(lines[-1]) >= 2, (cid, lines)
+        for line, after in zip(lines, lines[1:]):
+            assert not (line[-1].isdigit() and after[0].startswith("@")), (cid, lines)
