@@ -223,3 +223,15 @@ def test_idea_effects_break_well(faces):
             assert len(lines[-1]) >= 2, (cid, lines)
         for line, after in zip(lines, lines[1:]):
             assert not (line[-1].isdigit() and after[0].startswith("@")), (cid, lines)
+
+
+def test_an_ideas_cost_and_type_mark_stay_apart_and_inside(faces):
+    """The footer's icons (cost, then the type mark) never touch, even at the dearest idea."""
+    for cid, (front, _) in faces["ideas"].items():
+        boxes = sorted((float(x), float(x) + 100 * float(k))
+                       for x, y, k in _PLACED.findall(front.svg)
+                       if 77 <= float(y) <= 78 and float(k) < 1)
+        assert len(boxes) >= 2, cid
+        for (_, right), (left, _) in zip(boxes, boxes[1:]):
+            assert left - right >= 0.3, (cid, right, left)
+        assert boxes[0][0] >= 5.5 and boxes[-1][1] <= front.w - 5.5, (cid, boxes)
