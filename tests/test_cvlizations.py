@@ -232,9 +232,9 @@ def _set_aid_effect(order, index, effect):
 
 
 def _add_idea(data):
-    data["cards"].append({"id": "radio", "name": "Radio", "number": 49, "age": "iii",
-                          "type": "invention", "food": 1, "wood": 2, "stone": 1,
-                          "happiness": 2, "date": 1895,
+    data["cards"].append({"id": "radio", "name": "Radio", "art": "game-icons:radio-tower",
+                          "number": 49, "age": "iii", "type": "invention", "food": 1,
+                          "wood": 2, "stone": 1, "happiness": 2, "date": 1895,
                           "text": "Gain 1 :happiness: each round."})
 
 
