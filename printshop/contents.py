@@ -116,7 +116,7 @@ def box_lines(game, bom: Bom) -> list[str]:
     return lines
 
 
-def cover_art(game, most: int = 7) -> list[str]:
+def cover_art(game, most: int = 21) -> list[str]:
     """Return up to ``most`` of the pictures the game's cards name (their ``art`` field),
     taken evenly from each deck that has them."""
     decks = [[c.fields["art"] for c in part.cards if isinstance(c.fields.get("art"), str)]

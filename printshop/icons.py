@@ -8,6 +8,7 @@ listed in printshop/art/sets.yaml with their licences; a game that uses one cred
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import threading
 import zipfile
@@ -69,17 +70,21 @@ def icon_sets() -> dict[str, IconSet]:
             for prefix, e in doc.data.items()}
 
 
-_archives: dict[str, tuple[zipfile.ZipFile, frozenset]] = {}
+_archives: dict[tuple[str, int], tuple[zipfile.ZipFile, frozenset]] = {}
 _archive_lock = threading.Lock()
 
 
 def _archive(s: IconSet) -> tuple[zipfile.ZipFile, frozenset]:
-    """Open a set's archive once a process (its index only; icons are read as asked)."""
+    """Open a set's archive once a process (its index only; icons are read as asked).
+
+    Keyed by process: a forked worker shares its parent's open file and its position, so
+    reading through the parent's handle in two processes at once would mix their reads."""
+    key = (s.prefix, os.getpid())
     with _archive_lock:
-        if s.prefix not in _archives:
+        if key not in _archives:
             z = zipfile.ZipFile(s.archive)
-            _archives[s.prefix] = (z, frozenset(z.namelist()))
-        return _archives[s.prefix]
+            _archives[key] = (z, frozenset(z.namelist()))
+        return _archives[key]
 
 
 def set_names(prefix: str) -> frozenset:

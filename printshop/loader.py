@@ -73,7 +73,7 @@ def _unknown_columns(doc: Document, spec: DeckComponent, problems: Problems) -> 
                          if isinstance(raw, dict) for k in raw)
     unknown = {k for k in keys if k not in accepted}
     column_of = {field: column for column, field in spec.columns.items()}
-    for key in sorted(unknown, key=list(keys).index):
+    for key in (k for k in keys if k in unknown):       # in the order of the columns
         problems.add(doc.file, f"unknown column; accepted columns: {', '.join(accepted)} (or "
                      "name the field it holds under 'columns:' in the deck's manifest entry)",
                      (f"column '{column_of.get(key, key)}'",), doc.line(("cards",)))

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import PrintshopError, Problem
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 
 
 def did_you_mean(name: str, choices) -> str:
@@ -74,6 +77,11 @@ class Project:
             manifest = next((sub / n for n in MANIFEST_NAMES if (sub / n).is_file()), None)
             if manifest is None:
                 continue
+            if not GAME_ID.fullmatch(sub.name):
+                # The id names output folders, file names and the studio's links.
+                raise PrintshopError(Problem(f"data/{sub.name!r}"[:90], "a game folder's name is "
+                                             "the game's id: lowercase letters, digits and '-' "
+                                             "(at most 64); rename the folder"))
             found.append(GameFolder(sub.name, self.root, sub, manifest,
                                     self.root / "templates" / sub.name))
         return found

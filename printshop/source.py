@@ -266,6 +266,9 @@ def _plain(value, file, path):
     return str(value)
 
 
+MAX_CSV_COLUMNS = 1_000     # columns of a card table: a game's fields, with room to spare
+
+
 def parse_csv(text: str, file: str) -> Document:
     """Parse CSV text into a Document whose data is {'cards': [row dicts]}.
 
@@ -287,15 +290,21 @@ def parse_csv(text: str, file: str) -> Document:
     if not records:
         raise PrintshopError(Problem(file, "the CSV file is empty: expected a header row"))
     _, head_line, head_cells = records[0]
+    wide = next((r for r in records if len(r[2]) > MAX_CSV_COLUMNS), None)
+    if wide is not None:
+        raise PrintshopError(Problem(file, f"row {wide[0]} has {len(wide[2]):,} cells; a card "
+                                     f"table has at most {MAX_CSV_COLUMNS:,} columns", (),
+                                     wide[1]))
     header = [h.strip() for h in head_cells]
-    problems = []
+    problems, seen = [], set()
     for i, name in enumerate(header):
         if not name:
             problems.append(Problem(file, f"column {i + 1} has no name in the header row", (),
                                     head_line))
-        elif header.index(name) != i:
+        elif name in seen:
             problems.append(Problem(file, f"column '{name}' appears twice in the header row",
                                     (), head_line))
+        seen.add(name)
     if problems:
         raise PrintshopError(problems)
     cards, lines, rows = [], {(): head_line, ("cards",): head_line}, {}

@@ -127,3 +127,51 @@ def test_a_game_name_holds_no_control_character(project):
 
 def test_the_terminal_sees_controls_escaped():
     assert printable("a\x1b]52;c;SGVsbG8=\x07b\nc\td") == "a\\x1b]52;c;SGVsbG8=\\x07b\nc\td"
+
+
+@pytest.mark.parametrize("host, warned", [("0.0.0.0", True), ("192.0.2.7", True),
+                                          ("127.0.0.1", False), ("::1", False)])
+def test_the_studio_warns_when_it_listens_beyond_this_computer(monkeypatch, host, warned):
+    import uvicorn
+
+    import printshop.serve as studio
+    from printshop.project import Project
+
+    class Socket:
+        def getsockname(self):
+            return (host, 8123)
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(studio, "bind", lambda h, p: Socket())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: None)
+    said: list[str] = []
+    studio.serve(Project.open(EXAMPLE), None, host, 0, open_browser=False, say=said.append)
+    warning = [s for s in said if s.startswith("warning:")]
+    assert bool(warning) == warned, said
+    if warned:
+        assert "reached from the network" in warning[0] and "--host 127.0.0.1" in warning[0]
+
+
+def test_a_game_folder_name_is_checked_as_an_id(project):
+    (project / "data" / "lantern-fair").rename(project / "data" / "q?x=1")
+    clean_failure(run("list", "--project", project), "data/'q?x=1': a game folder's name is "
+                  "the game's id")
+
+
+def test_a_facts_file_that_is_a_fifo_is_refused_not_read_as_no_facts(project):
+    os.mkfifo(project / "data" / "lantern-fair" / "facts.yaml")
+    clean_failure(run("validate", "--explain", "--project", project),
+                  "data/lantern-fair/facts.yaml: expected a regular file, found a named pipe")
+
+
+def test_a_card_table_is_at_most_a_thousand_columns_wide(project):
+    manifest = project / "data" / "lantern-fair" / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("data: coins.yaml", "data: coins.csv"))
+    head = "id,name,value," + ",".join(f"x{i}" for i in range(5000))
+    (project / "data" / "lantern-fair" / "coins.csv").write_text(
+        head + "\n" + "one,One,1" + "," * 5000 + "\n")
+    clean_failure(run("validate", "--project", project),
+                  "data/lantern-fair/coins.csv:1: row 1 has 5,003 cells; a card table has at "
+                  "most 1,000 columns")

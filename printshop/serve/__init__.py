@@ -35,6 +35,18 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def is_loopback(host: str) -> bool:
+    """Say whether an address to listen on is reachable from this computer alone."""
+    import ipaddress
+
+    if host.strip("[]") in LOCAL_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 def allowed_hosts(host: str) -> list[str]:
     """Return the Host headers to answer: local names, or any when listening everywhere."""
     if host in ("0.0.0.0", "::", ""):
@@ -52,6 +64,11 @@ def serve(project: Project, game: str | None = None, host: str = "127.0.0.1", po
 
     if game is not None:
         project.game(game)  # an unknown game is a located error before anything starts
+    if not is_loopback(host):
+        say(f"warning: listening on {host}, the studio can be reached from the network: anyone "
+            "there can see this project's cards and files, and the Host check "
+            + ("is off (any address)" if allowed_hosts(host) == ["*"] else f"accepts {host}")
+            + "; use --host 127.0.0.1 to keep it on this computer")
     sock = bind(host, port)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{sock.getsockname()[1]}/" + (f"games/{game}" if game else "")
