@@ -19,6 +19,7 @@ Python knows the sources of its bytecode.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import stat
@@ -241,7 +242,7 @@ def manifest_name(game_id: str) -> str:
 
 
 def load_manifest(out_dir: Path, game_id: str) -> dict[str, dict]:
-    """Return a game's cache manifest (component -> key, file, sha256, facts), or {}."""
+    """Return a game's cache manifest (component -> key, file, mac, facts), or {}."""
     try:
         raw = guard.read_project_file(out_dir, manifest_name(game_id), MANIFEST_BYTES)
         data = json.loads(raw.decode("utf-8"))
@@ -251,16 +252,53 @@ def load_manifest(out_dir: Path, game_id: str) -> dict[str, dict]:
     if not isinstance(entries, dict):
         return {}
     return {name: e for name, e in entries.items() if isinstance(e, dict) and
-            isinstance(e.get("key"), str) and isinstance(e.get("sha256"), str) and
+            isinstance(e.get("key"), str) and isinstance(e.get("mac"), str) and
             isinstance(e.get("file"), str) and isinstance(e.get("facts"), dict)}
+
+
+SECRET_FILE = "manifest-secret.key"
+
+
+@lru_cache(maxsize=1)
+def _secret() -> bytes | None:
+    """Return this user's secret that signs the rebuild manifests, made once; None when
+    there is no private cache folder (then nothing in output/ is reused).
+
+    A game folder from elsewhere may ship output/ and a manifest whose hashes match its own
+    PDFs; without this user's secret it cannot sign them, so they are drawn again."""
+    store = cache_folder()
+    if store is None:
+        return None
+    secret = read_kept(store, SECRET_FILE, 64)
+    if secret is not None and len(secret) == 32:
+        return secret
+    try:
+        fd = os.open(store / SECRET_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:     # another build made it meanwhile (or it is damaged)
+        secret = read_kept(store, SECRET_FILE, 64)
+        return secret if secret is not None and len(secret) == 32 else None
+    except OSError:
+        return None
+    secret = os.urandom(32)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(secret)
+    return secret
+
+
+def _signature(key: str, file: str, pdf: bytes) -> str | None:
+    secret = _secret()
+    if secret is None:
+        return None
+    message = f"{key}\n{file}\n{hashlib.sha256(pdf).hexdigest()}".encode()
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()
 
 
 def reuse(out_dir: Path, manifest: dict[str, dict], name: str, key: str, file: str
           ) -> tuple[bytes, dict] | None:
     """Return the PDF already at ``file`` and its facts when the manifest vouches for it.
 
-    It must have been recorded under ``key`` for ``file`` and still hash to the recorded
-    SHA-256; anything else (a missing, edited or planted file, a link) is a miss.
+    It must have been recorded under ``key`` for ``file`` and carry this user's signature of
+    the three; anything else (a missing, edited or planted file or manifest, a link) is a miss.
     """
     entry = manifest.get(name)
     if entry is None or entry["key"] != key or entry["file"] != file:
@@ -270,17 +308,18 @@ def reuse(out_dir: Path, manifest: dict[str, dict], name: str, key: str, file: s
         pdf = guard.read_project_file(out_dir, file, PDF_BYTES)
     except PrintshopError:
         return None
-    if hashlib.sha256(pdf).hexdigest() != entry["sha256"]:
+    signed = _signature(key, file, pdf)
+    if signed is None or not hmac.compare_digest(signed, entry["mac"]):
         return None
     return pdf, entry["facts"]
 
 
 def manifest_bytes(entries: dict[str, tuple[str, str, bytes, dict]]) -> bytes:
-    """Return a game's manifest from component -> (key, file, pdf, facts)."""
-    components = {name: {"key": key, "file": file, "sha256": hashlib.sha256(pdf).hexdigest(),
+    """Return a game's manifest from component -> (key, file, pdf, facts), signed."""
+    components = {name: {"key": key, "file": file, "mac": _signature(key, file, pdf) or "",
                          "facts": facts}
                   for name, (key, file, pdf, facts) in entries.items()}
-    return json.dumps({"version": 2, "components": components}, sort_keys=True,
+    return json.dumps({"version": 3, "components": components}, sort_keys=True,
                       indent=1).encode() + b"\n"
 
 

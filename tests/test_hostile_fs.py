@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import hashlib
+import hmac
 import io
 import json
 import os
@@ -318,7 +319,7 @@ def test_a_planted_manifest_cannot_vouch_for_a_file_outside_the_game(world):
     digest = hashlib.sha256(b"%PDF poisoned").hexdigest()
     data = json.loads(text)
     data["components"]["coins"]["file"] = "../outside/game/stalls.pdf"
-    data["components"]["stalls"]["sha256"] = "0" * 64
+    data["components"]["stalls"]["mac"] = "0" * 64
     manifest.write_text(json.dumps(data))
     labels = build_labels(project, out)
     assert {f"{GAME}/stalls", f"{GAME}/coins"} <= set(labels)
@@ -445,3 +446,30 @@ def test_a_component_template_that_is_a_fifo_is_named_as_such(world, fifo):
                                  "'coin.svg.j2' is not a regular file (a folder, FIFO or device) "
                                  "in templates/lantern-fair/")
     assert snapshot(out) == before
+
+
+def test_a_shipped_pdf_with_a_manifest_that_hashes_it_is_drawn_again(world):
+    # A downloaded game folder ships output/ with its own PDF and a manifest naming that PDF's
+    # true SHA-256: only the signature of this user's secret makes a manifest vouch.
+    project, out, _ = world
+    build_labels(project, out)
+    manifest = out / ".printshop-cache" / f"{GAME}.json"
+    data = json.loads(manifest.read_text())
+    planted = b"%PDF-1.4 planted by the folder's author"
+    (out / GAME / "stalls.pdf").write_bytes(planted)
+    entry = data["components"]["stalls"]
+    entry.pop("mac")
+    entry["sha256"] = hashlib.sha256(planted).hexdigest()
+    data["version"] = 2
+    manifest.write_text(json.dumps(data))
+    labels = build_labels(project, out)
+    assert f"{GAME}/stalls" in labels
+    assert (out / GAME / "stalls.pdf").read_bytes() != planted
+    # Signed with another user's secret: still drawn again.
+    data = json.loads(manifest.read_text())
+    (out / GAME / "stalls.pdf").write_bytes(planted)
+    data["components"]["stalls"]["mac"] = hmac.new(b"another user's secret" * 2, planted,
+                                                    hashlib.sha256).hexdigest()
+    manifest.write_text(json.dumps(data))
+    assert f"{GAME}/stalls" in build_labels(project, out)
+    assert (out / GAME / "stalls.pdf").read_bytes() != planted
