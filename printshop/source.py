@@ -266,6 +266,9 @@ def _plain(value, file, path):
     return str(value)
 
 
+# What a spreadsheet would run as a formula: deck lists write such a cell after a quote (')
+# and reading a card table drops that quote again, so a list round-trips unchanged.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 MAX_CSV_COLUMNS = 1_000     # columns of a card table: a game's fields, with room to spare
 
 
@@ -316,6 +319,8 @@ def parse_csv(text: str, file: str) -> Document:
         record = {}
         for name, cell in zip(header, row):
             cell = cell.strip()
+            if cell[:1] == "'" and cell[1:2] in FORMULA_START:
+                cell = cell[1:]     # a deck list's guard against formulas, as spreadsheets drop it
             if cell != "":
                 record[name] = cell
         lines[("cards", len(cards))] = line

@@ -135,6 +135,8 @@ def test_a_csv_deck_list_loads_back_as_the_same_deck(tmp_path):
     for n, card in enumerate(cards):
         card.update(deck=["sun", "moon"][n % 2], tags=["a", "b"][: n % 3])
     cards[0]["copies"] = 3
+    cards[0]["name"] = "=Noodle Cart"             # written '=Noodle Cart for spreadsheets
+    cards[1]["text"] = "+1 coin, then -1 later."
     data.write_text(yaml.safe_dump({"cards": cards}, allow_unicode=True))
     before = load_one(Project.open(project), "lantern-fair").part("stalls").cards
     result = run("export", "decklist", "lantern-fair", "--project", project, "--deck",
@@ -146,6 +148,8 @@ def test_a_csv_deck_list_loads_back_as_the_same_deck(tmp_path):
     assert [(c.id, c.name, c.copies, c.fields) for c in after] == \
         [(c.id, c.name, c.copies, c.fields) for c in before]
     assert after[1].fields["deck"] == "moon" and after[2].fields["tags"] == ["a", "b"]
+    assert "'=Noodle Cart" in (tmp_path / "stalls.csv").read_text()
+    assert after[0].name == "=Noodle Cart" and after[1].fields["text"].startswith("+1 coin")
 
 
 def test_decklist_markdown_has_a_table_and_total_per_deck():
