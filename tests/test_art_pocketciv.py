@@ -220,3 +220,11 @@ def test_advance_list_draws_resources_at_4_mm(sheets, named, paper):
     want = sum(len(c.fields.get("resources") or []) for c in named.values())
     drawn = sum(svg.count("scale(0.04)") for svg in sheets["advance-list", paper])
     assert drawn == want
+
+
+def test_explanation_cards_each_show_their_own_picture(game, fronts):
+    cards = game.part("event-guide").cards
+    drawn = {icons.set_icon(c.fields["art"]) for c in cards}
+    assert len(drawn) == len(cards) == 17
+    for c in cards:
+        assert icons.set_icon(c.fields["art"]) in fronts["event-guide"][c.id], c.id
