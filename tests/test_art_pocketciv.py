@@ -70,12 +70,18 @@ def test_every_named_card_draws_a_picture_no_other_draws(fronts, named):
     assert alone == [], f"cards whose front draws no path of its own: {alone}"
 
 
+def _picture(art: str) -> str:
+    """The SVG an `art` value draws: a Game Icons icon, or a composition in icons.yaml."""
+    if art.startswith("game-icons:"):
+        return icons.set_icon(art)
+    own = icons.load_icons(REPO / "templates" / "pocketciv" / "icons.yaml", "icons.yaml")
+    return own[art]
+
+
 def test_each_card_names_a_different_icon(named):
     drawn = {}
     for cid, card in named.items():
-        art = card.fields["art"]
-        assert art.startswith("game-icons:"), (cid, art)
-        drawn.setdefault(icons.set_icon(art), []).append(cid)   # aliases draw the same path
+        drawn.setdefault(_picture(card.fields["art"]), []).append(cid)   # aliases draw alike
     shared = [ids for ids in drawn.values() if len(ids) > 1]
     assert shared == []
 
@@ -97,6 +103,24 @@ def test_the_art_window_is_a_third_of_the_face_and_holds_the_picture(fronts, nam
         px, py, size = float(m.group(1)), float(m.group(2)), float(m.group(3)) * 100
         assert size >= 25, (cid, size)           # the picture is big, not a pictogram
         assert x <= px and px + size <= x + ww and y <= py and py + size <= y + hh, cid
+
+
+def test_no_text_runs_into_the_picture(fronts, named):
+    """The cost and resources stand in columns beside the picture, never over it."""
+    for cid in named:
+        svg = fronts["advances"][cid]
+        m = re.search(r'<g class="art"><g transform="translate\(([-\d.]+) ([-\d.]+)\) '
+                      r'scale\(([\d.]+)\)"', svg)
+        px, py, size = float(m.group(1)), float(m.group(2)), float(m.group(3)) * 100
+        for tag, body in _TEXT.findall(svg):
+            em = float(_attr(tag, "font-size"))
+            bold = 'font-weight="bold"' in body
+            for attrs, run in _TSPAN.findall(body):
+                x, base = float(_attr(attrs, "x")), float(_attr(attrs, "y"))
+                w = text_width(run, em / PT, weight="bold" if bold else "normal")
+                overlaps_x = x < px + size and px < x + w
+                overlaps_y = base - 0.95 * em < py + size and py < base + 0.25 * em
+                assert not (overlaps_x and overlaps_y), (cid, run)
 
 
 def test_the_advance_face_has_no_empty_stretch(fronts, named):
@@ -153,13 +177,13 @@ def test_wonder_markers_show_their_wonder_card_picture(game, named, fronts):
     for m in markers:
         wonder = named[m.fields["wonder"]]
         assert m.fields["art"] == wonder.fields["art"], m.id
-        assert icons.set_icon(wonder.fields["art"]) in fronts["counters"][m.id]
+        assert _picture(wonder.fields["art"]) in fronts["counters"][m.id]
 
 
 def test_design_notes_record_every_picture(named):
     notes = (REPO / "data" / "pocketciv" / "DESIGN.md").read_text(encoding="utf-8")
     for card in named.values():
-        assert f"| {card.name} | `{card.fields['art'].split(':', 1)[1]}` |" in notes, card.name
+        assert f"| {card.name} | `{card.fields['art'].split(':')[-1]}` |" in notes, card.name
 
 
 def test_design_system_is_written_down():
@@ -224,7 +248,7 @@ def test_advance_list_draws_resources_at_4_mm(sheets, named, paper):
 
 def test_explanation_cards_each_show_their_own_picture(game, fronts):
     cards = game.part("event-guide").cards
-    drawn = {icons.set_icon(c.fields["art"]) for c in cards}
+    drawn = {_picture(c.fields["art"]) for c in cards}
     assert len(drawn) == len(cards) == 17
     for c in cards:
-        assert icons.set_icon(c.fields["art"]) in fronts["event-guide"][c.id], c.id
+        assert _picture(c.fields["art"]) in fronts["event-guide"][c.id], c.id
