@@ -258,8 +258,8 @@ def _add_box(d):
 
 
 def _duplicate_guide(d):
-    d["cards"].append({"id": "flood-again", "name": "Flood", "summary": "Again.",
-                       "modifiers": []})
+    d["cards"].append({"id": "flood-again", "name": "Flood", "art": "game-icons:flood",
+                       "summary": "Again.", "modifiers": []})
 
 
 def _unknown_guide_advance(d):
