@@ -43,6 +43,19 @@ def _unchanged(path: Path, data: bytes) -> bool:
         return False
 
 
+def linked_folder(out_dir: Path) -> Path | None:
+    """Return the folder of ``out_dir`` that is a symbolic link, or None.
+
+    A relative folder (the default output/<game>, output/maps...) is checked from the working
+    folder down, every step of it: that is where a game folder's own files sit. Of a folder
+    named by its absolute path, the folder itself is checked (the system's own paths above it
+    may be links, as /tmp is on some systems)."""
+    out_dir = Path(out_dir)
+    steps = [out_dir] if out_dir.is_absolute() else \
+        [Path(*out_dir.parts[:i]) for i in range(1, len(out_dir.parts) + 1)]
+    return next((step for step in steps if os.path.islink(step)), None)
+
+
 def write_files(out_dir: Path, files: dict[str, bytes],
                 unchanged: list[Path] | None = None) -> list[Path]:
     """Write files under out_dir so that each appears whole or not at all; return their paths.
@@ -56,6 +69,12 @@ def write_files(out_dir: Path, files: dict[str, bytes],
     is written.
     """
     problems = Problems()
+    linked = linked_folder(out_dir)
+    if linked is not None:
+        raise PrintshopError(Problem(str(linked), "is a symbolic link: printshop writes only into "
+                                     "real folders (a downloaded game folder can ship such a "
+                                     "link to make it write elsewhere); remove the link, or "
+                                     "name a real folder with --out"))
     for rel in files:
         try:
             output_path(out_dir, rel)

@@ -175,3 +175,26 @@ def test_a_card_table_is_at_most_a_thousand_columns_wide(project):
     clean_failure(run("validate", "--project", project),
                   "data/lantern-fair/coins.csv:1: row 1 has 5,003 cells; a card table has at "
                   "most 1,000 columns")
+
+
+@pytest.mark.parametrize("command", [
+    ["build", "lantern-fair"], ["proof", "lantern-fair"], ["export", "tts", "lantern-fair"],
+    ["export", "png", "lantern-fair"], ["export", "pod", "lantern-fair", "--shop",
+                                        "thegamecrafter"],
+    ["export", "decklist", "lantern-fair", "--format", "csv", "--out",
+     "output/lantern-fair/list.csv"],
+    ["map", "pocketciv", "--seed", "3"]], ids=lambda c: " ".join(c[:2]))
+def test_no_command_writes_through_a_shipped_output_link(project, tmp_path, monkeypatch,
+                                                         command):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "m2-standard-3.yaml").write_text("the victim's own map\n")
+    (project / "output").mkdir()
+    for name in ("lantern-fair", "maps"):
+        os.symlink(outside, project / "output" / name)
+    monkeypatch.chdir(project)
+    extra = [] if command[0] == "map" else ["--project", str(project)]
+    result = run(*command, *extra)
+    clean_failure(result, "is a symbolic link")
+    assert sorted(p.name for p in outside.iterdir()) == ["m2-standard-3.yaml"]
+    assert (outside / "m2-standard-3.yaml").read_text() == "the victim's own map\n"
