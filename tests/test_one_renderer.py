@@ -234,7 +234,7 @@ def test_a_face_with_foreign_svg_is_drawn_by_cairosvg_into_the_same_image():
     img = np.asarray(images.face_image(face, 200, 100))
     left, right = img[50, 5], img[50, 194]
     assert left[0] > 200 and left[2] < 60 and right[2] > 200 and right[0] < 60
-    assert img.shape == (100, 200, 4)
+    assert img.shape == (100, 200, 3)   # opaque: RGB
 
 
 def test_round_tokens_are_transparent_outside_their_circle_in_bands(monkeypatch):

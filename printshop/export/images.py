@@ -44,8 +44,8 @@ def checked_size(game, part, face: Face, dpi: float, bleed: bool = False) -> tup
 
 
 def face_image(face: Face, width: int, height: int, bleed: bool = False):
-    """Draw one face as its PDF page draws it: an RGBA image of exactly width x height
-    pixels on white; a round face cut at the trim is transparent outside its circle."""
+    """Draw one face as its PDF page draws it: an image of exactly width x height pixels on
+    white (RGB); a round face cut at the trim is transparent outside its circle (RGBA)."""
     margin = (face.bleed, face.bleed) if bleed else (0.0, 0.0)
     cut = "circle" if face.shape == "circle" and not bleed else "rect"
     return raster.face_image(face, (width, height), margin, raster.WHITE, cut)

@@ -109,7 +109,8 @@ def compose(images: dict, cols: int, rows: int, cell: tuple[int, int]) -> bytes:
     cw, ch = cell
     sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
     for slot, card in images.items():
-        sheet.paste(card, ((slot % cols) * cw, (slot // cols) * ch), card)
+        sheet.paste(card, ((slot % cols) * cw, (slot // cols) * ch),
+                    card if card.mode == "RGBA" else None)
     return raster.png(sheet)
 
 
