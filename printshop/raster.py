@@ -36,7 +36,10 @@ _TEXT = cairo.FontOptions(hint_metrics=cairo.HINT_METRICS_OFF,
                           hint_style=cairo.HINT_STYLE_NONE, antialias=cairo.ANTIALIAS_GRAY)
 # cairo's ARGB32 is a native-endian 32-bit word: B, G, R, A bytes on a little-endian machine.
 _RAW = "BGRa" if sys.byteorder == "little" else "aRGB"
-_spare = threading.local()   # one surface a thread (at most BAND_SAMPLES x 4 bytes), reused
+# The image surface last drawn on, kept for the next image of its size: one for the process
+# (at most BAND_SAMPLES x 4 bytes), taken out while a thread draws on it.
+_spare: list = []
+_spare_lock = threading.Lock()
 
 
 def face_image(face: Face, size: tuple[int, int], margin: tuple[float, float] = (0.0, 0.0),
@@ -114,6 +117,8 @@ def _rasterize(draw, size: tuple[int, int], region: tuple, background, cut: str)
         ctx.scale(1 / PT_PER_MM, 1 / PT_PER_MM)
         draw(ctx)
         pixels = _averaged(surface, (w, band))
+        with _spare_lock:
+            _spare[:] = [surface]
         if band == h:
             image = pixels
         else:
@@ -121,8 +126,8 @@ def _rasterize(draw, size: tuple[int, int], region: tuple, background, cut: str)
                 image = Image.new("RGBA", size)
             image.paste(pixels, (0, top))
     if background is not None and cut != "circle":
-        # the same as painting it first ('over' is associative and the average linear), on a
-        # sixteenth of the pixels; opaque, so without an alpha channel to carry
+        # the same as painting it first ('over' is associative and the average linear), on
+        # the pixels rather than the samples; opaque, so without an alpha channel to carry
         under = Image.new("RGB", size, tuple(round(v * 255) for v in background))
         under.paste(image, (0, 0), image)
         image = under
@@ -130,18 +135,17 @@ def _rasterize(draw, size: tuple[int, int], region: tuple, background, cut: str)
 
 
 def _surface(width: int, height: int):
-    """Return a blank image surface of that size: this thread's last one, cleared, when it
-    has the size (a new one costs the page faults of its memory, about a third of the time
-    drawing a card took)."""
-    surface = getattr(_spare, "surface", None)
+    """Return a blank image surface of that size: the spare one, cleared, when it has the
+    size (a new one costs the page faults of its memory, about a third of the time drawing a
+    card took)."""
+    with _spare_lock:
+        surface = _spare.pop() if _spare else None
     if surface is not None and (surface.get_width(), surface.get_height()) == (width, height):
         ctx = cairo.Context(surface)
         ctx.set_operator(cairo.OPERATOR_CLEAR)
         ctx.paint()
         return surface
-    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, width, height)
-    _spare.surface = surface
-    return surface
+    return cairo.ImageSurface(cairo.FORMAT_ARGB32, width, height)
 
 
 def _foreign(svg: str, number: int):
