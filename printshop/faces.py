@@ -147,9 +147,12 @@ def _wrappers(w: float, h: float, face_w: float, face_h: float, bleed: float) ->
 class Stamps:
     """The pieces of one document: how often each is placed, and those recorded so far."""
 
-    def __init__(self, pages: list[Page]):
+    def __init__(self, pages: list[Page], reuse: bool = True):
         self.pages = pages
-        self.uses = Counter(p.key for page in pages for p in pieces(page) or ())
+        # Without reuse every piece is drawn inline: an image's pixels are not points, the
+        # unit a recording is painted in.
+        self.uses = (Counter(p.key for page in pages for p in pieces(page) or ()) if reuse
+                     else Counter())
         self.recorded: dict[Face | str, object] = {}
 
     def stamps(self, index: int) -> list[Stamp] | None:

@@ -8,7 +8,7 @@ import io
 import os
 import re
 from functools import lru_cache
-from typing import BinaryIO, Iterable
+from typing import BinaryIO, Iterable, NamedTuple
 
 from .fonts import use_shipped_fonts
 from .impose import Page, page_svg
@@ -38,7 +38,8 @@ def _page_surface_class():
         target = None
 
         def _create_surface(self, width, height):
-            self.target.set_size(width, height)
+            if hasattr(self.target, "set_size"):   # a PDF page; an image's recording has none
+                self.target.set_size(width, height)
             return self.target, width, height
 
         def finish(self):  # the shared surface is finished once, by render_pdf
@@ -76,32 +77,50 @@ def render_pdf(pages: Iterable[Page], out: BinaryIO, title: str, total: int,
     return count
 
 
-def draw_page(surface, page: Page, number: int, total: int, stamps) -> None:
-    """Draw one page: its pieces through ``stamps`` (faces.py) and then its label, else,
-    when stamps is None, the whole page as one SVG (through cairosvg if render.py cannot)."""
+class PagePlan(NamedTuple):
+    """How a page is drawn: render.py's tree after the pieces ``stamps`` draw, or, when
+    ``root`` is None, the whole page ``svg`` through cairosvg."""
+
+    root: object
+    stamps: tuple
+    svg: str
+
+
+def page_plan(page: Page, number: int, total: int, stamps) -> PagePlan:
+    """Return how page ``number`` is drawn: its pieces through ``stamps`` (faces.py) and then
+    its label, else, when stamps is None, the whole page as one SVG (through cairosvg if
+    render.py cannot). Shared by the PDF and the images (raster.py)."""
     if stamps is not None:
         try:
             root = drawing.parse_page(page_svg(page, number, total, []))
         except drawing.Fault:
             root = None   # checked whole below, so that the fault is reported as the page's
         if root is not None and render.drawable(root):
-            _draw_fast(surface, page, number, root, stamps)
-            return
+            return PagePlan(root, stamps, "")
     svg = page_svg(page, number, total)
     try:
         root = drawing.parse_page(svg)
     except drawing.Fault as exc:
         raise SVGRenderError(f"page {number}: {exc}") from None
     if render.drawable(root):
-        _draw_fast(surface, page, number, root, ())
-    else:
-        draw_with_cairosvg(svg, number, surface)
+        return PagePlan(root, (), svg)
+    return PagePlan(None, (), svg)
 
 
-def _draw_fast(surface, page: Page, number: int, root, faces) -> None:
+def draw_page(surface, page: Page, number: int, total: int, stamps) -> None:
+    """Draw one page onto the PDF surface as page_plan() says."""
+    plan = page_plan(page, number, total, stamps)
+    if plan.root is None:
+        draw_with_cairosvg(plan.svg, number, surface)
+        return
     surface.set_size(page.width * PT_PER_MM, page.height * PT_PER_MM)
+    draw_planned(cairo.Context(surface), page, number, plan)
+
+
+def draw_planned(ctx, page: Page, number: int, plan: PagePlan) -> None:
+    """Draw a page that render.py can draw onto a context whose user units are points."""
     try:
-        render.draw_page(cairo.Context(surface), root, page.width, page.height, faces)
+        render.draw_page(ctx, plan.root, page.width, page.height, plan.stamps)
     except render.DrawError as exc:
         raise SVGRenderError(f"page {number}: {exc}") from None
 

@@ -1,4 +1,5 @@
-"""Card images: one PNG per card face, drawn from the same SVG as the PDFs.
+"""Card images: one PNG per card face, each its PDF page in pixels (raster.py draws it with
+the PDF's own renderer).
 
 Images are cut at the trim line by default (what the card looks like once cut); with
 ``bleed`` they keep the bleed, for print-on-demand shops that want it. Circular tokens cut at
@@ -9,13 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import limits
-from .. import pdf  # noqa: F401  (points fontconfig at the shipped fonts before cairo draws)
+from .. import limits, raster
 from ..errors import PrintshopError, Problem
 from ..geometry import PrintOptions
-from ..impose import Face, nest
+from ..impose import Face
 from ..project import Project
-from ..text import _fmt
 from . import deck_parts, default_out, drawing, drawn_cards, load_one
 
 DEFAULT_DPI = 300
@@ -33,35 +32,6 @@ def face_size(face: Face, dpi: float, bleed: bool = False) -> tuple[int, int]:
     return pixels(face.w + 2 * b, dpi), pixels(face.h + 2 * b, dpi)
 
 
-def face_svg(face: Face, width: int, height: int, bleed: bool = False) -> str:
-    """Return a standalone SVG document drawing one face at width x height pixels."""
-    b = face.bleed if bleed else 0.0
-    w, h = face.w + 2 * b, face.h + 2 * b
-    body = nest(face, 0.0, 0.0)
-    if face.shape == "circle" and not bleed:
-        cx, cy, r = _fmt(face.w / 2), _fmt(face.h / 2), _fmt(min(face.w, face.h) / 2)
-        body = (f'<defs><clipPath id="printshop-trim"><circle cx="{cx}" cy="{cy}" r="{r}"/>'
-                f'</clipPath></defs><g clip-path="url(#printshop-trim)">'
-                f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="#fff"/>{body}</g>')
-    else:
-        body = (f'<rect x="{_fmt(-b)}" y="{_fmt(-b)}" width="{_fmt(w)}" height="{_fmt(h)}" '
-                f'fill="#fff"/>{body}')
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="{_fmt(-b)} {_fmt(-b)} {_fmt(w)} {_fmt(h)}" preserveAspectRatio="none">'
-            f'{body}</svg>')
-
-
-def svg_png(svg: str, width: int | None = None, height: int | None = None) -> bytes:
-    """Render a standalone SVG document to PNG bytes, at a pixel size when given."""
-    import cairosvg
-
-    try:
-        return cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width,
-                                output_height=height, unsafe=False)
-    except Exception as exc:  # cairosvg raises parser errors of several kinds
-        raise pdf.SVGRenderError(f"the SVG could not be drawn ({exc})") from None
-
-
 def checked_size(game, part, face: Face, dpi: float, bleed: bool = False) -> tuple[int, int]:
     """Return a face's pixel size, refusing an image larger than the max_pixels limit."""
     w, h = face_size(face, dpi, bleed)
@@ -73,21 +43,18 @@ def checked_size(game, part, face: Face, dpi: float, bleed: bool = False) -> tup
     return w, h
 
 
-def face_png(face: Face, width: int, height: int, bleed: bool = False) -> bytes:
-    """Render one face to a PNG of exactly width x height pixels."""
-    return svg_png(face_svg(face, width, height, bleed))
+def face_image(face: Face, width: int, height: int, bleed: bool = False):
+    """Draw one face as its PDF page draws it: an image of exactly width x height pixels on
+    white (RGB); a round face cut at the trim is transparent outside its circle (RGBA)."""
+    margin = (face.bleed, face.bleed) if bleed else (0.0, 0.0)
+    cut = "circle" if face.shape == "circle" and not bleed else "rect"
+    return raster.face_image(face, (width, height), margin, raster.WHITE, cut)
 
 
-def with_dpi(png: bytes, dpi: float) -> bytes:
-    """Return PNG bytes with a pHYs chunk saying ``dpi``, so print tools read the right size."""
-    import io
-
-    from PIL import Image
-
-    with Image.open(io.BytesIO(png)) as image:
-        buf = io.BytesIO()
-        image.save(buf, format="PNG", dpi=(dpi, dpi))
-    return buf.getvalue()
+def face_png(face: Face, width: int, height: int, bleed: bool = False,
+             dpi: float | None = None) -> bytes:
+    """Render one face to a PNG of exactly width x height pixels (saying ``dpi`` if given)."""
+    return raster.png(face_image(face, width, height, bleed), dpi)
 
 
 def card_images(game, dpi: int = DEFAULT_DPI, bleed: bool = False,
@@ -106,17 +73,17 @@ def card_images(game, dpi: int = DEFAULT_DPI, bleed: bool = False,
         with drawing(game, part.id):
             for card, front, back in cards:
                 size = checked_size(game, part, front, dpi, bleed)
-                files[f"{part.id}/{card.id}.png"] = face_png(front, *size, bleed)
+                files[f"{part.id}/{card.id}.png"] = face_png(front, *size, bleed, dpi)
                 if back is not None and not shared:
-                    files[f"{part.id}/{card.id}-back.png"] = face_png(back, *size, bleed)
+                    files[f"{part.id}/{card.id}-back.png"] = face_png(back, *size, bleed, dpi)
             if shared:
                 back = cards[0][2]
                 files[f"{part.id}/back.png"] = face_png(
-                    back, *checked_size(game, part, back, dpi, bleed), bleed)
+                    back, *checked_size(game, part, back, dpi, bleed), bleed, dpi)
     if not files:
         raise PrintshopError(Problem(f"data/{game.id}/game.yaml",
                                      "the game has no decks or tokens to draw as images"))
-    return {name: with_dpi(png, dpi) for name, png in files.items()}
+    return files
 
 
 def export_png(project: Project, game_id: str, out_dir: Path | None = None,

@@ -9,13 +9,12 @@ its template to ``size.bleed``, which is set to cover the shop's bleed.
 
 from __future__ import annotations
 
-import io
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import pdf as pdfmod  # noqa: F401  (points fontconfig at the shipped fonts)
+from .. import raster
 from ..errors import PrintshopError, Problem
 from ..geometry import PrintOptions, card_size
 from ..impose import Face, Page, nest
@@ -83,33 +82,15 @@ def geometry(shop: Shop, product: Product, w: float, h: float) -> Geometry:
     return Geometry(per_mm, (W / per_mm - w) / 2, (H / per_mm - h) / 2, product.safe / per_mm)
 
 
-def upload_svg(face: Face, g: Geometry, width: int, height: int) -> str:
-    """Return an SVG document drawing one face onto the whole upload, bleed included."""
-    vw, vh = face.w + 2 * g.bleed_x, face.h + 2 * g.bleed_y
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="{_fmt(-g.bleed_x)} {_fmt(-g.bleed_y)} {_fmt(vw)} {_fmt(vh)}">'
-            f'{nest(face, 0.0, 0.0)}</svg>')
-
-
 def upload_image(face: Face, g: Geometry, product: Product):
-    """Draw a face at the product's pixel size; return the image before it is laid on white."""
-    from PIL import Image
-
-    from .images import svg_png
-
-    png = svg_png(upload_svg(face, g, *product.size))
-    return Image.open(io.BytesIO(png)).convert("RGBA")
+    """Draw a face at the product's pixel size as its PDF page draws it; return the image
+    before it is laid on white (transparent where nothing is drawn)."""
+    return raster.face_image(face, product.size, (g.bleed_x, g.bleed_y), background=None)
 
 
 def png_bytes(image, dpi: int) -> bytes:
     """Return an RGBA image laid on white as PNG bytes with a pHYs chunk for ``dpi``."""
-    from PIL import Image
-
-    flat = Image.new("RGB", image.size, "white")
-    flat.paste(image, (0, 0), image)
-    buf = io.BytesIO()
-    flat.save(buf, format="PNG", dpi=(dpi, dpi))
-    return buf.getvalue()
+    return raster.png(raster.on_white(image), dpi)
 
 
 def blank_back(front: Face) -> Face:

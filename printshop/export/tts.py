@@ -19,21 +19,21 @@ inch". A card at scale 1 is TTS's own poker-size card, so cards scale by their s
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import raster
 from ..components import RENDERERS
 from ..components.base import base_context, draw
 from ..errors import PrintshopError, Problem
 from ..geometry import PrintOptions, card_size
-from ..impose import Face, page_svg
+from ..impose import Face
 from ..models import Card, Game, Part
 from ..project import Project
 from . import default_out, drawing, drawn_cards, load_one
-from .images import face_png, pixels, svg_png
+from .images import face_image, face_png, pixels
 
 MAX_COLS, MAX_ROWS = 10, 7
 CARDS_PER_SHEET = MAX_COLS * MAX_ROWS - 1   # the last slot holds the back
@@ -98,18 +98,20 @@ def capped(w: float, h: float, dpi: float) -> tuple[int, int, float]:
     return max(1, round(w * per_mm)), max(1, round(h * per_mm)), per_mm * 25.4
 
 
-def compose(images: dict[int, bytes], cols: int, rows: int, cell: tuple[int, int]) -> bytes:
-    """Paste card PNGs into a cols x rows sheet (slot -> image) on white; return PNG bytes."""
+def compose(images: dict, cols: int, rows: int, cell: tuple[int, int]) -> bytes:
+    """Paste card images into a cols x rows sheet (slot -> image) on white; return PNG bytes.
+
+    Each card is drawn at exactly the cell's whole pixels, so neighbouring cards meet on a
+    pixel edge: no antialiased seam between them.
+    """
     from PIL import Image
 
     cw, ch = cell
     sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
-    for slot, data in images.items():
-        card = Image.open(io.BytesIO(data)).convert("RGBA")
-        sheet.paste(card, ((slot % cols) * cw, (slot // cols) * ch), card)
-    buf = io.BytesIO()
-    sheet.save(buf, format="PNG")
-    return buf.getvalue()
+    for slot, card in images.items():
+        sheet.paste(card, ((slot % cols) * cw, (slot // cols) * ch),
+                    card if card.mode == "RGBA" else None)
+    return raster.png(sheet)
 
 
 def plain_back(front: Face) -> Face:
@@ -136,12 +138,12 @@ def plan_deck(game: Game, part: Part, first_key: int, dpi: float) -> DeckPlan:
         for n, sheet in enumerate(sheets, start=1):
             suffix = f"-{n}" if len(sheets) > 1 else ""
             last = sheet.slots - 1
-            faces = {i: face_png(f, *px) for i, (_, f, _) in enumerate(sheet.cards)}
-            faces[last] = face_png(sheet.cards[0][2], *px)
+            faces = {i: face_image(f, *px) for i, (_, f, _) in enumerate(sheet.cards)}
+            faces[last] = face_image(sheet.cards[0][2], *px)
             sheet.face_file = f"{part.id}{suffix}.png"
             plan.files[sheet.face_file] = compose(faces, sheet.cols, sheet.rows, px)
             if unique:
-                back_imgs = {i: face_png(b, *px) for i, (_, _, b) in enumerate(sheet.cards)}
+                back_imgs = {i: face_image(b, *px) for i, (_, _, b) in enumerate(sheet.cards)}
                 back_imgs[last] = faces[last]
                 sheet.back_file = f"{part.id}-back{suffix}.png"
                 plan.files[sheet.back_file] = compose(back_imgs, sheet.cols, sheet.rows, px)
@@ -217,8 +219,8 @@ def sheet_images(game: Game, part: Part, dpi: float) -> list[tuple[bytes, float,
         out = []
         for n, page in enumerate(pages, start=1):
             pw, ph, used = capped(page.width, page.height, dpi)
-            out.append((svg_png(page_svg(page, n, len(pages)), pw, ph), page.width,
-                        page.height, used))
+            image = raster.page_image(page, n, len(pages), (pw, ph))
+            out.append((raster.png(image), page.width, page.height, used))
         return out
 
 
