@@ -1,0 +1,470 @@
+"""Find text that collides: with other text, with a shape, or with the edge of its container.
+
+A drawing is taken apart the way render.py draws it: each text unit (a `<g>` that text.py made,
+its runs and inline icons, or a template's own `<text>`) and each shape's fill and stroke are
+drawn alone, with their transforms and clips, onto cairo recordings. Their ink is compared at
+SCALE pixels a millimetre, only where a shape's ink box meets a text run's:
+
+- two text units whose runs' ink boxes overlap, or stand on one line closer than GAP_EM;
+- a shape drawn after a text unit over the text's ink;
+- a shape drawn before a text unit that covers part of a run's box, not all of it, where the
+  ground inside the shape and beside it differ (a rule, a frame edge, a dashed slot, dots of a
+  starfield through the text; a panel the text sits on wholly, or two panels of one colour
+  meeting under it, are fine);
+- a run partly outside its container (the card's trim, the sheet's printable area, the board)
+  or cut by a viewport's clip.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from xml.etree import ElementTree
+
+from .fonts import use_shipped_fonts
+
+use_shipped_fonts()
+
+import cairocffi as cairo  # noqa: E402  (fontconfig must be pointed at our fonts first)
+import numpy as np  # noqa: E402
+
+from . import render  # noqa: E402
+from .canvas import Canvas  # noqa: E402
+from .text import RUN_CLASS  # noqa: E402
+
+SCALE = 8.0            # pixels a millimetre where ink is compared
+TOLERANCE = 0.15       # mm: ink this far into a run's box, or out of its container, is not seen
+MIN_AREA = 0.04        # mm²: less ink than this over or under a run is not seen
+GAP_EM = 0.4           # side by side on one line, text closer than this (in em) reads as one
+EDGE_CONTRAST = 0.06   # a shape's edge is seen when the ground on its two sides differs this much
+INK = 64               # alpha (of 255) from which a pixel counts as ink
+COVERED = 128          # alpha from which a pixel counts as covered by a shape
+
+_UNHINTED = cairo.FontOptions(hint_metrics=cairo.HINT_METRICS_OFF,
+                              hint_style=cairo.HINT_STYLE_NONE)
+
+
+@dataclass(frozen=True)
+class Collision:
+    """Text that collides: its first words, what it hits, and where (mm from the origin)."""
+
+    text: str
+    hits: str
+    x: float
+    y: float
+
+    def __str__(self) -> str:
+        return f'"{self.text}" {self.hits} at ({self.x:.1f}, {self.y:.1f}) mm'
+
+
+@dataclass
+class _Ink:
+    """One thing drawn alone: a shape's fill or stroke, a text run or an inline icon."""
+
+    order: int
+    recording: object
+    box: tuple[float, float, float, float]   # ink extents in pixels: x0, y0, x1, y1
+    name: str
+
+
+@dataclass
+class _Run:
+    """A run of text (or an inline icon) with its exact ink box and mask."""
+
+    ink: _Ink
+    box: tuple[int, int, int, int]
+    mask: np.ndarray          # alpha over box
+    em: float                 # font size in pixels (0 for an icon)
+
+
+@dataclass
+class _Text:
+    """A text unit: its runs and inline icons, drawn as one."""
+
+    order: int
+    words: str
+    runs: list[_Run] = field(default_factory=list)
+
+
+@dataclass
+class _Drawing:
+    """A drawing taken apart: its text units and its shapes' fills and strokes, in order."""
+
+    texts: list[_Text] = field(default_factory=list)
+    marks: list[_Ink] = field(default_factory=list)
+    clipped: list[tuple[_Text, _Run, tuple]] = field(default_factory=list)
+
+
+def collisions(fragment: str, container: tuple[float, float, float, float],
+               clip: tuple[float, float, float, float], edge: str) -> list[Collision]:
+    """Return the collisions of an SVG fragment (in mm) whose text must stay inside
+    ``container`` (x, y, w, h), drawn clipped to ``clip``; ``edge`` names the container."""
+    root = ElementTree.fromstring(f'<svg xmlns="{render.SVG[1:-1]}">{fragment}</svg>')
+    if not render.drawable(root):
+        return []   # drawn by cairosvg, which this cannot take apart
+    drawing = _take_apart(root, clip)
+    found = []
+    found += _outside(drawing, container, edge)
+    found += _text_on_text(drawing)
+    found += _text_and_shapes(drawing)
+    return _unique(found)
+
+
+def _unique(found: list[Collision]) -> list[Collision]:
+    """Return one collision per text and thing hit (the first place it was seen)."""
+    seen, out = set(), []
+    for hit in found:
+        if (hit.text, hit.hits) not in seen:
+            seen.add((hit.text, hit.hits))
+            out.append(hit)
+    return out
+
+
+def _mm(px: float) -> float:
+    return px / SCALE
+
+
+# Taking a drawing apart
+
+
+class _Walk:
+    """Walk a tree as render.py draws it, recording each text unit and shape alone."""
+
+    def __init__(self, clip):
+        self.tracker = cairo.Context(cairo.RecordingSurface(cairo.CONTENT_ALPHA, None))
+        self.tracker.scale(SCALE, SCALE)
+        self.drawing = _Drawing()
+        self.order = 0
+        x, y, w, h = clip
+        self.clip = (x * SCALE, y * SCALE, (x + w) * SCALE, (y + h) * SCALE)
+
+    def children(self, el, style: dict, alpha: float, names: tuple) -> None:
+        for child in el:
+            self.visit(child, style, alpha, names)
+
+    def visit(self, el, inherited: dict, alpha: float, names: tuple) -> None:
+        tag = render._TAGS.get(el.tag) or render._local(el.tag)
+        if tag in render.SKIPPED:
+            return
+        style = render._style(el, inherited)
+        if el.get("display") == "none" or style.get("visibility") == "hidden":
+            return
+        self.order += 1
+        alpha *= render._num(el.get("opacity"), 1.0)
+        name = _name(el, tag, names)
+        if tag in render.SHAPES:
+            self.shape(el, tag, inherited, style, alpha, name)
+            return
+        if tag == "text":
+            self.text([el], inherited, alpha, _words([el]))
+            return
+        ctx = self.tracker
+        ctx.save()
+        render._transform(ctx, el.get("transform"))
+        clip = self.clip
+        if tag == "svg":
+            if not render._viewport(ctx, el):
+                ctx.restore()
+                return
+            self.clip = _intersect(self.clip, _device_box(ctx, ctx.clip_extents()))
+        if _is_unit(el):
+            self.text(list(el), style, alpha, _words(el[:1]))
+        else:
+            outer = names + ((name,) if el.get("id") or el.get("class") else ())
+            self.children(el, style, alpha, outer)
+        self.clip = clip
+        ctx.restore()
+
+    def shape(self, el, tag: str, inherited: dict, style: dict, alpha: float, name) -> None:
+        """Record a shape's fill and its stroke as two marks (a panel's border is a mark of
+        its own)."""
+        attrib = {k: v for k, v in el.attrib.items() if k not in render._INHERITED_SET
+                  and k != "style"}
+        layers = []
+        if tag != "line" and style.get("fill", "black") != "none":
+            layers.append(("", {**style, "stroke": "none"}))
+        if style.get("stroke", "none") != "none":
+            layers.append((" (its stroke)" if layers else "", {**style, "fill": "none"}))
+        for suffix, layer in layers:
+            alone = ElementTree.Element(el.tag, attrib)
+            ink = self.record(alone, layer, alpha, name + suffix)
+            if ink is not None:
+                self.drawing.marks.append(ink)
+
+    def text(self, parts: list, style: dict, alpha: float, words: str) -> None:
+        """Record a text unit: each run of its <text> elements, each inline icon."""
+        unit = _Text(self.order, words)
+        for part in parts:
+            tag = render._TAGS.get(part.tag) or render._local(part.tag)
+            if tag == "text" and part.get("class") == RUN_CLASS:
+                pieces = [(_one_run(part, run), run.text or "") for run in part]
+            elif tag == "text":
+                pieces = [(part, "".join(part.itertext()))]
+            else:
+                pieces = [(part, "")]
+            for piece, said in pieces:
+                if tag == "text" and not said.strip():
+                    continue
+                ink = self.record(piece, style, alpha, said.strip() or "its icon")
+                if ink is None:
+                    continue
+                run = _exact(ink, _em(self.tracker, piece, style) if tag == "text" else 0.0)
+                if run is not None:
+                    unit.runs.append(run)
+                    if not _within(ink.box, self.clip):
+                        self.drawing.clipped.append((unit, run, self.clip))
+        if unit.runs:
+            self.drawing.texts.append(unit)
+
+    def record(self, el, style: dict, alpha: float, name: str) -> _Ink | None:
+        """Draw one element alone onto a recording; None when it leaves no ink."""
+        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
+        ctx = cairo.Context(surface)
+        ctx.set_font_options(_UNHINTED)
+        x0, y0, x1, y1 = self.clip
+        ctx.rectangle(x0, y0, x1 - x0, y1 - y0)
+        ctx.clip()
+        ctx.set_matrix(self.tracker.get_matrix())
+        canvas = Canvas(ctx)
+        if alpha < 1:
+            canvas.push_group()
+        render._draw(canvas, el, style)
+        if alpha < 1:
+            canvas.pop_group_to_source()
+            canvas.paint_with_alpha(alpha)
+        canvas.check()
+        x, y, w, h = surface.ink_extents()
+        if w <= 0 or h <= 0:
+            return None
+        return _Ink(self.order, surface, (x, y, x + w, y + h), name)
+
+
+def _take_apart(root, clip) -> _Drawing:
+    walk = _Walk(clip)
+    walk.children(root, {}, 1.0, ())
+    return walk.drawing
+
+
+def _is_unit(el) -> bool:
+    """Return whether a <g> is text.py's: its <text class="ps-runs"> and inline icons."""
+    first = el[0] if len(el) else None
+    return (first is not None and render._local(first.tag) == "text"
+            and first.get("class") == RUN_CLASS
+            and all(render._local(child.tag) == "g" for child in el[1:]))
+
+
+def _one_run(text, run):
+    """Return a copy of a laid-out <text> holding one of its runs."""
+    alone = ElementTree.Element(text.tag, text.attrib)
+    copy = ElementTree.SubElement(alone, run.tag, run.attrib)
+    copy.text = run.text
+    return alone
+
+
+def _words(parts, limit: int = 40) -> str:
+    said = " ".join(" ".join(" ".join(p.itertext()).split()) for p in parts).strip()
+    return said if len(said) <= limit else said[:limit].rsplit(" ", 1)[0] + " ..."
+
+
+def _name(el, tag: str, names: tuple) -> str:
+    """Return how a finding names an element: its tag, id and class, and the group it is in."""
+    own = f"<{tag}"
+    if el.get("id"):
+        own += f' id="{el.get("id")}"'
+    if el.get("class"):
+        own += f' class="{el.get("class")}"'
+    own += ">"
+    return f"{own} in {names[-1]}" if names and own == f"<{tag}>" else own
+
+
+def _em(ctx, text_el, style: dict) -> float:
+    """Return a text element's font size in device pixels."""
+    size = render._num(render._style(text_el, style).get("font-size"), 16.0)
+    xx, yx, xy, yy, _, _ = ctx.get_matrix()
+    return size * math.sqrt(abs(xx * yy - xy * yx))
+
+
+def _device_box(ctx, extents) -> tuple[float, float, float, float]:
+    """Return the device-space box around a user-space box."""
+    x0, y0, x1, y1 = extents
+    corners = [ctx.user_to_device(x, y) for x in (x0, x1) for y in (y0, y1)]
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _intersect(a, b) -> tuple[float, float, float, float]:
+    return max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+
+
+def _within(box, outer, slack: float = TOLERANCE * SCALE) -> bool:
+    return (box[0] >= outer[0] - slack and box[1] >= outer[1] - slack
+            and box[2] <= outer[2] + slack and box[3] <= outer[3] + slack)
+
+
+def _raster(recording, box: tuple[int, int, int, int]) -> np.ndarray:
+    """Return the alpha of a recording over a pixel box (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    surface = cairo.ImageSurface(cairo.FORMAT_A8, x1 - x0, y1 - y0)
+    ctx = cairo.Context(surface)
+    ctx.set_source_surface(recording, -x0, -y0)
+    ctx.paint()
+    surface.flush()
+    rows = np.frombuffer(surface.get_data(), np.uint8).reshape(y1 - y0, surface.get_stride())
+    return rows[:, :x1 - x0].copy()
+
+
+def _colour(recordings: list, box: tuple[int, int, int, int]) -> np.ndarray:
+    """Return the colour (r, g, b from 0 to 1) of recordings drawn in order on white paper."""
+    x0, y0, x1, y1 = box
+    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, x1 - x0, y1 - y0)
+    ctx = cairo.Context(surface)
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.paint()
+    for recording in recordings:
+        ctx.set_source_surface(recording, -x0, -y0)
+        ctx.paint()
+    surface.flush()
+    pixels = np.frombuffer(surface.get_data(), np.uint8).reshape(y1 - y0,
+                                                                 surface.get_stride() // 4, 4)
+    return pixels[:, :x1 - x0, :3] / 255.0
+
+
+def _exact(ink: _Ink, em: float) -> _Run | None:
+    """Return a run with the exact pixel box of its ink (ink_extents rounds outward)."""
+    x0, y0, x1, y1 = ink.box
+    outer = (math.floor(x0) - 1, math.floor(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1)
+    mask = _raster(ink.recording, outer)
+    rows = np.flatnonzero((mask >= INK).any(axis=1))
+    cols = np.flatnonzero((mask >= INK).any(axis=0))
+    if not len(rows):
+        return None
+    box = (outer[0] + int(cols[0]), outer[1] + int(rows[0]), outer[0] + int(cols[-1]) + 1,
+           outer[1] + int(rows[-1]) + 1)
+    mask = mask[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    return _Run(ink, box, mask, em)
+
+
+def _inner(box, slack: int) -> tuple[int, int, int, int] | None:
+    """Return a pixel box shrunk by ``slack`` on each side, or the box when too small."""
+    x0, y0, x1, y1 = box
+    if x1 - x0 > 2 * slack + 1 and y1 - y0 > 2 * slack + 1:
+        return x0 + slack, y0 + slack, x1 - slack, y1 - slack
+    return box
+
+
+def _meets(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _where(box, rows=None, cols=None) -> tuple[float, float]:
+    """Return the middle of a pixel box (or of the given rows and columns in it) in mm."""
+    x0, y0, x1, y1 = box
+    if rows is not None and len(rows):
+        return _mm(x0 + float(np.mean(cols)) + 0.5), _mm(y0 + float(np.mean(rows)) + 0.5)
+    return _mm((x0 + x1) / 2), _mm((y0 + y1) / 2)
+
+
+# The rules
+
+
+def _outside(drawing: _Drawing, container, edge: str) -> list[Collision]:
+    """Text partly outside its container, or cut by a viewport's clip."""
+    x, y, w, h = container
+    outer = (x * SCALE, y * SCALE, (x + w) * SCALE, (y + h) * SCALE)
+    found = []
+    for unit in drawing.texts:
+        for run in unit.runs:
+            if not _within(run.box, outer):
+                bx0, by0, bx1, by1 = run.box
+                px = min(max((bx0 + bx1) / 2, outer[0]), outer[2])
+                py = min(max((by0 + by1) / 2, outer[1]), outer[3])
+                found.append(Collision(unit.words, f"runs outside {edge}", _mm(px), _mm(py)))
+    for unit, run, clip in drawing.clipped:
+        found.append(Collision(unit.words, "is cut off by its viewport's edge",
+                               *_where(run.box)))
+    return found
+
+
+def _text_on_text(drawing: _Drawing) -> list[Collision]:
+    """Two text units whose runs overlap, or stand on one line too close to read apart."""
+    slack = TOLERANCE * SCALE
+    found = []
+    runs = [(unit, run) for unit in drawing.texts for run in unit.runs]
+    runs.sort(key=lambda item: item[1].box[0])
+    for i, (unit, run) in enumerate(runs):
+        ax0, ay0, ax1, ay1 = run.box
+        gap = GAP_EM * run.em
+        for other_unit, other in runs[i + 1:]:
+            bx0, by0, bx1, by1 = other.box
+            if bx0 > ax1 + max(gap, GAP_EM * other.em):
+                break
+            if other_unit is unit:
+                continue
+            across = min(ax1, bx1) - max(ax0, bx0)
+            down = min(ay1, by1) - max(ay0, by0)
+            said = f'overlaps "{other_unit.words}"'
+            if across > slack and down > slack:
+                box = (max(ax0, bx0), max(ay0, by0), min(ax1, bx1), min(ay1, by1))
+                found.append(Collision(unit.words, said, *_where(box)))
+                continue
+            if not (run.em and other.em):
+                continue
+            line = min(ay1 - ay0, by1 - by0)
+            if down >= 0.5 * line and -across < GAP_EM * max(run.em, other.em):
+                box = (min(ax1, bx1), max(ay0, by0), max(ax0, bx0), min(ay1, by1))
+                found.append(Collision(unit.words, f'runs into "{other_unit.words}"',
+                                       *_where(box)))
+    return found
+
+
+def _text_and_shapes(drawing: _Drawing) -> list[Collision]:
+    """Shapes over a text's ink, and edges of shapes under it."""
+    least = max(1, round(MIN_AREA * SCALE * SCALE))
+    slack = max(1, round(TOLERANCE * SCALE))
+    found = []
+    for unit in drawing.texts:
+        for run in unit.runs:
+            inner = _inner(run.box, slack)
+            near = [m for m in drawing.marks if _meets(m.box, inner)]
+            over = [m for m in near if m.order > unit.order]
+            under = [m for m in near if m.order < unit.order]
+            found += _drawn_over(unit, run, inner, over, least)
+            found += _edges_under(unit, run, inner, under, least, drawing.marks)
+    return found
+
+
+def _drawn_over(unit: _Text, run: _Run, inner, marks: list[_Ink], least: int
+                ) -> list[Collision]:
+    """A shape drawn after the text, over its ink."""
+    found = []
+    x0, y0 = run.box[:2]
+    text = run.mask[inner[1] - y0:inner[3] - y0, inner[0] - x0:inner[2] - x0] >= INK
+    for mark in marks:
+        hit = (_raster(mark.recording, inner) >= COVERED) & text
+        if hit.sum() >= least:
+            rows, cols = np.nonzero(hit)
+            found.append(Collision(unit.words, f"is drawn over by {mark.name}",
+                                   *_where(inner, rows, cols)))
+    return found
+
+
+def _edges_under(unit: _Text, run: _Run, inner, marks: list[_Ink], least: int,
+                 every: list[_Ink]) -> list[Collision]:
+    """A shape drawn before the text covering part of its box, its edge seen under it."""
+    found = []
+    ground = None
+    for mark in marks:
+        covered = _raster(mark.recording, inner) >= COVERED
+        n = int(covered.sum())
+        if n < least or covered.size - n < least:
+            continue
+        if ground is None:
+            ground = _colour([m.recording for m in every if m.order < unit.order
+                              and _meets(m.box, inner)], inner)
+        inside = ground[covered].mean(axis=0)
+        beside = ground[~covered].mean(axis=0)
+        if float(np.abs(inside - beside).max()) >= EDGE_CONTRAST:
+            rows, cols = np.nonzero(covered)
+            found.append(Collision(unit.words, f"crosses the edge of {mark.name}",
+                                   *_where(inner, rows, cols)))
+    return found

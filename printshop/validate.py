@@ -1,0 +1,167 @@
+"""`printshop validate`: load -> rules -> every face and page drawn in memory -> collisions.
+
+Nothing is written. A game's rules are run, then each component is drawn by its own renderer
+(the templates, the text layout and the imposition the build uses), so a template error or
+text that does not fit is found here, located as the build would locate it. Every face and
+page drawn is then looked at for text that collides (collide.py); those are warnings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .collide import Collision, collisions
+from .errors import PrintshopError, Problem
+from .gather import drawing_problem, load_games
+from .geometry import LABEL_BAND, PrintOptions
+from .impose import Face, Nested
+from .models import Game
+from .project import Project
+
+SHOWN_CARDS = 4   # a warning seen on more cards than this names these and counts the rest
+
+
+@dataclass(frozen=True)
+class CollisionWarning:
+    """Text that collides on one component: where (cards or a page) and what it hits."""
+
+    game: str
+    component: str
+    where: tuple[str, ...]
+    collision: Collision
+
+    def __str__(self) -> str:
+        places = ", ".join(self.where[:SHOWN_CARDS])
+        if len(self.where) > SHOWN_CARDS:
+            places += f" and {len(self.where) - SHOWN_CARDS} more"
+        return f"{self.game}/{self.component}: {places}: {self.collision}"
+
+
+@dataclass
+class GameCheck:
+    """What validating one game found."""
+
+    game: Game
+    rules: int
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[CollisionWarning] = field(default_factory=list)
+    drawn: int = 0
+    facts: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """Return the game's one closing line."""
+        if self.problems:
+            n = len(self.problems)
+            return f"{self.game.id}: {n} error{'s' if n != 1 else ''}"
+        said = f"{self.game.id}: ok ({self.rules} rules, {self.drawn} faces and pages drawn"
+        if self.warnings:
+            n = len(self.warnings)
+            said += f", {n} warning{'s' if n != 1 else ''}"
+        return said + ")"
+
+
+def validate_games(project: Project, ids, explain: bool = False,
+                   opts: PrintOptions | None = None) -> list[GameCheck]:
+    """Load, check and draw (in memory) every selected game; a load error is raised."""
+    return [validate_game(game, explain, opts) for game in load_games(project, ids)]
+
+
+def validate_game(game: Game, explain: bool = False,
+                  opts: PrintOptions | None = None) -> GameCheck:
+    """Run a game's rules, draw each of its components and look for colliding text."""
+    from .facts import describe, explain as explain_facts, load_facts
+    from .rules import rule_ids, validate as run_rules
+
+    check = GameCheck(game, len(rule_ids(game)))
+    check.problems.extend(run_rules(game))
+    if explain:
+        try:
+            facts = load_facts(game.data_dir, game.id)
+        except PrintshopError as exc:
+            check.problems.extend(exc.problems)
+        else:
+            check.facts = [f"{game.id}: fact table, {len(facts)} facts",
+                           *describe(explain_facts(facts, check.problems))]
+    for part in game.parts:
+        found = draw_component(game, part.id, opts or PrintOptions())
+        if isinstance(found, Problem):
+            check.problems.append(found)
+            continue
+        drawn, warnings = found
+        check.drawn += drawn
+        check.warnings.extend(warnings)
+    return check
+
+
+def draw_component(game: Game, component_id: str, opts: PrintOptions
+                   ) -> tuple[int, list[CollisionWarning]] | Problem:
+    """Draw a component in memory; return (faces and pages drawn, warnings), or the problem
+    that stopped it."""
+    from .components import RENDERERS
+
+    part = game.part(component_id)
+    try:
+        rendered = RENDERERS[part.kind](game, part, opts)
+    except PrintshopError as exc:
+        return exc.problems[0]
+    except Exception as exc:  # only the kinds drawing_problem knows are the user's doing
+        problem = drawing_problem(game, component_id, exc)
+        if problem is None:
+            raise
+        return problem
+    seen: dict[Collision, list[str]] = {}
+    drawn = 0
+    for where, fragment, container, clip, edge in _drawings(rendered, opts):
+        drawn += 1
+        for hit in _collisions(fragment, container, clip, edge):
+            seen.setdefault(hit, []).append(where)
+    return drawn, [CollisionWarning(game.id, component_id, tuple(places), hit)
+                   for hit, places in seen.items()]
+
+
+_FOUND: dict[tuple, tuple[Collision, ...]] = {}
+KEPT = 4096   # drawings whose collisions are kept (a deck's identical backs, copies)
+
+
+def _collisions(fragment: str, container, clip, edge: str) -> tuple[Collision, ...]:
+    key = (fragment, container, clip)
+    if key not in _FOUND:
+        if len(_FOUND) >= KEPT:
+            _FOUND.clear()
+        _FOUND[key] = tuple(collisions(fragment, container, clip, edge))
+    return _FOUND[key]
+
+
+def _drawings(rendered, opts: PrintOptions):
+    """Yield each face or page a component drew: (where, SVG, container, clip, edge name)."""
+    if rendered.faces:
+        for key, faces in rendered.faces.items():
+            for n, face in enumerate(faces):
+                yield (_place(key, n, len(faces)), face.svg, (0.0, 0.0, face.w, face.h),
+                       _bleed_box(face), _edge(key))
+        return
+    for n, page in enumerate(rendered.pages, 1):
+        body = "".join(part for part in page.parts if not isinstance(part, Nested))
+        if not body:
+            continue
+        m = opts.margin
+        area = (m, m, page.width - 2 * m, page.height - 2 * m - LABEL_BAND)
+        yield (f"page {n}", body, area, (0.0, 0.0, page.width, page.height),
+               "the page's printable area")
+
+
+def _place(key: str, n: int, count: int) -> str:
+    if key == "board":
+        return "the board"
+    if key == "pages":
+        return f"page {n + 1}"
+    return f"card '{key}'" + (" (back)" if n == 1 else " (front)" if count > 1 else "")
+
+
+def _edge(key: str) -> str:
+    return {"board": "the board", "pages": "the page"}.get(key, "the card's trim")
+
+
+def _bleed_box(face: Face) -> tuple[float, float, float, float]:
+    b = face.bleed
+    return (-b, -b, face.w + 2 * b, face.h + 2 * b)
