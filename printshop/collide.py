@@ -35,10 +35,11 @@ from .text import RUN_CLASS  # noqa: E402
 SCALE = 8.0            # pixels a millimetre where ink is compared
 TOLERANCE = 0.15       # mm: ink this far into a run's box, or out of its container, is not seen
 MIN_AREA = 0.04        # mm²: less ink than this over or under a run is not seen
-GAP_EM = 0.4           # side by side on one line, text closer than this (in em) reads as one
+CLEARANCE = 0.3        # mm: the edge of a shape under text keeps this far from its ink
+GAP_EM = 0.8           # side by side on one line, text closer than this (in em of the smaller) reads as one
 EDGE_CONTRAST = 0.06   # a shape's edge is seen when the ground on its two sides differs this much
 INK = 64               # alpha (of 255) from which a pixel counts as ink
-COVERED = 128          # alpha from which a pixel counts as covered by a shape
+COVERED = 40            # alpha from which a pixel counts as covered by a shape (a faint dot is)
 
 _UNHINTED = cairo.FontOptions(hint_metrics=cairo.HINT_METRICS_OFF,
                               hint_style=cairo.HINT_STYLE_NONE)
@@ -57,24 +58,45 @@ class Collision:
         return f'"{self.text}" {self.hits} at ({self.x:.1f}, {self.y:.1f}) mm'
 
 
-@dataclass
 class _Ink:
-    """One thing drawn alone: a shape's fill or stroke, a text run or an inline icon."""
+    """One thing drawn alone: a shape's fill or stroke, a text run or an inline icon, with
+    its ink box in pixels (x0, y0, x1, y1); drawn onto a recording when first needed."""
 
-    order: int
-    recording: object
-    box: tuple[float, float, float, float]   # ink extents in pixels: x0, y0, x1, y1
-    name: str
+    def __init__(self, order: int, name: str, box, draw, solid: bool = False):
+        self.order = order
+        self.name = name
+        self.box = box
+        self.solid = solid     # an upright rectangle, opaque: it covers its box exactly
+        self._draw = draw
+        self._recording = None
+
+    @property
+    def recording(self):
+        """Return the recording of this alone (made once)."""
+        if self._recording is None:
+            self._recording = self._draw()
+        return self._recording
 
 
 @dataclass
 class _Run:
-    """A run of text (or an inline icon) with its exact ink box and mask."""
+    """A run of text (or an inline icon): its ink box in pixels, its font size in pixels (0
+    for an icon) and what paints it alone (for its mask, made when first needed)."""
 
-    ink: _Ink
     box: tuple[int, int, int, int]
-    mask: np.ndarray          # alpha over box
-    em: float                 # font size in pixels (0 for an icon)
+    em: float
+    paint: object
+    _mask: np.ndarray | None = None
+
+    @property
+    def mask(self) -> np.ndarray:
+        """Return the run's alpha over its box."""
+        if self._mask is None:
+            x0, y0, x1, y1 = self.box
+            surface = cairo.ImageSurface(cairo.FORMAT_A8, x1 - x0, y1 - y0)
+            self.paint(_Context(surface), x0, y0)
+            self._mask = _alpha(surface)
+        return self._mask
 
 
 @dataclass
@@ -131,8 +153,12 @@ class _Walk:
     """Walk a tree as render.py draws it, recording each text unit and shape alone."""
 
     def __init__(self, clip):
+        # The walk's own context, only for its transforms, clips and paths' extents; the pen
+        # makes its calls straight to cairo (render.py's Canvas).
         self.tracker = cairo.Context(cairo.RecordingSurface(cairo.CONTENT_ALPHA, None))
+        self.tracker.set_font_options(_UNHINTED)
         self.tracker.scale(SCALE, SCALE)
+        self.pen = Canvas(self.tracker)
         self.drawing = _Drawing()
         self.order = 0
         x, y, w, h = clip
@@ -150,21 +176,21 @@ class _Walk:
         if el.get("display") == "none" or style.get("visibility") == "hidden":
             return
         self.order += 1
-        alpha *= render._num(el.get("opacity"), 1.0)
         name = _name(el, tag, names)
-        if tag in render.SHAPES:
-            self.shape(el, tag, inherited, style, alpha, name)
-            return
-        if tag == "text":
+        if tag == "text":   # its own opacity is drawn with it
             self.text([el], inherited, alpha, _words([el]))
             return
-        ctx = self.tracker
-        ctx.save()
-        render._transform(ctx, el.get("transform"))
+        alpha *= render._num(el.get("opacity"), 1.0)
+        if tag in render.SHAPES:
+            self.shape(el, tag, style, alpha, name)
+            return
+        ctx, pen = self.tracker, self.pen
+        pen.save()
+        render._transform(pen, el.get("transform"))
         clip = self.clip
         if tag == "svg":
-            if not render._viewport(ctx, el):
-                ctx.restore()
+            if not render._viewport(pen, el):
+                pen.restore()
                 return
             self.clip = _intersect(self.clip, _device_box(ctx, ctx.clip_extents()))
         if _is_unit(el):
@@ -173,70 +199,141 @@ class _Walk:
             outer = names + ((name,) if el.get("id") or el.get("class") else ())
             self.children(el, style, alpha, outer)
         self.clip = clip
-        ctx.restore()
+        pen.restore()
 
-    def shape(self, el, tag: str, inherited: dict, style: dict, alpha: float, name) -> None:
+    def shape(self, el, tag: str, style: dict, alpha: float, name) -> None:
         """Record a shape's fill and its stroke as two marks (a panel's border is a mark of
-        its own)."""
+        its own), each with the box of its path."""
         attrib = {k: v for k, v in el.attrib.items() if k not in render._INHERITED_SET
-                  and k != "style"}
+                  and k not in ("style", "opacity")}
         layers = []
         if tag != "line" and style.get("fill", "black") != "none":
             layers.append(("", {**style, "stroke": "none"}))
-        if style.get("stroke", "none") != "none":
+        if style.get("stroke", "none") != "none" and \
+                render._num(style.get("stroke-width"), 1.0) > 0:
             layers.append((" (its stroke)" if layers else "", {**style, "fill": "none"}))
+        if not layers:
+            return
+        ctx, pen = self.tracker, self.pen
+        pen.save()
+        render._transform(pen, el.get("transform"))
+        upright = ctx.get_matrix()[1] == 0 and ctx.get_matrix()[2] == 0
+        render._shape(pen, tag, attrib)
+        boxes = []
         for suffix, layer in layers:
+            if layer.get("fill") == "none":
+                ctx.set_line_width(render._num(style.get("stroke-width"), 1.0))
+                ctx.set_line_cap(render._CAPS.get(style.get("stroke-linecap", "butt"),
+                                                  cairo.LINE_CAP_BUTT))
+                ctx.set_line_join(render._JOINS.get(style.get("stroke-linejoin", "miter"),
+                                                    cairo.LINE_JOIN_MITER))
+                boxes.append(_device_box(ctx, ctx.stroke_extents()))
+            else:
+                boxes.append(_device_box(ctx, ctx.fill_extents()))
+        pen.new_path()
+        pen.restore()
+        plain = (tag == "rect" and not el.get("rx") and not el.get("ry") and upright
+                 and alpha == 1 and render._num(style.get("fill-opacity"), 1.0) == 1)
+        for (suffix, layer), box in zip(layers, boxes):
+            box = _intersect(box, self.clip)
+            if box[2] <= box[0] or box[3] <= box[1]:
+                continue
             alone = ElementTree.Element(el.tag, attrib)
-            ink = self.record(alone, layer, alpha, name + suffix)
-            if ink is not None:
-                self.drawing.marks.append(ink)
+            draw = self.recorder(alone, layer, alpha)
+            self.drawing.marks.append(_Ink(self.order, name + suffix, box, draw,
+                                           plain and layer.get("fill") != "none"))
 
     def text(self, parts: list, style: dict, alpha: float, words: str) -> None:
         """Record a text unit: each run of its <text> elements, each inline icon."""
         unit = _Text(self.order, words)
         for part in parts:
             tag = render._TAGS.get(part.tag) or render._local(part.tag)
-            if tag == "text" and part.get("class") == RUN_CLASS:
-                pieces = [(_one_run(part, run), run.text or "") for run in part]
-            elif tag == "text":
-                pieces = [(part, "".join(part.itertext()))]
+            if tag == "text" and part.get("class") == RUN_CLASS and not part.get("transform"):
+                own = render._style(part, style)
+                pieces = [(_one_run(part, run), self.run_box(run, own)) for run in part
+                          if (run.text or "").strip()]
+            elif tag != "text" or "".join(part.itertext()).strip():
+                pieces = [(part, None)]
             else:
-                pieces = [(part, "")]
-            for piece, said in pieces:
-                if tag == "text" and not said.strip():
-                    continue
-                ink = self.record(piece, style, alpha, said.strip() or "its icon")
-                if ink is None:
-                    continue
-                run = _exact(ink, _em(self.tracker, piece, style) if tag == "text" else 0.0)
+                continue
+            for piece, box in pieces:
+                em = _em(self.tracker, piece, style) if tag == "text" else 0.0
+                paint = self.painter(piece, style, alpha)
+                if box is None:
+                    x, y, w, h = self.recorder(piece, style, alpha)().ink_extents()
+                    run = _exact(paint, (x, y, x + w, y + h), em) if w > 0 and h > 0 else None
+                else:   # the glyphs' own ink box, to the nearest pixel
+                    run = _Run(tuple(round(v) for v in box), em, paint)
+                    run = run if run.box[2] > run.box[0] and run.box[3] > run.box[1] else None
                 if run is not None:
                     unit.runs.append(run)
-                    if not _within(ink.box, self.clip):
+                    if not _within(run.box, self.clip):
                         self.drawing.clipped.append((unit, run, self.clip))
         if unit.runs:
             self.drawing.texts.append(unit)
 
-    def record(self, el, style: dict, alpha: float, name: str) -> _Ink | None:
-        """Draw one element alone onto a recording; None when it leaves no ink."""
-        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
-        ctx = cairo.Context(surface)
-        ctx.set_font_options(_UNHINTED)
-        x0, y0, x1, y1 = self.clip
-        ctx.rectangle(x0, y0, x1 - x0, y1 - y0)
-        ctx.clip()
-        ctx.set_matrix(self.tracker.get_matrix())
-        canvas = Canvas(ctx)
-        if alpha < 1:
-            canvas.push_group()
-        render._draw(canvas, el, style)
-        if alpha < 1:
-            canvas.pop_group_to_source()
-            canvas.paint_with_alpha(alpha)
-        canvas.check()
-        x, y, w, h = surface.ink_extents()
-        if w <= 0 or h <= 0:
-            return None
-        return _Ink(self.order, surface, (x, y, x + w, y + h), name)
+    def run_box(self, run, style: dict) -> tuple[float, float, float, float]:
+        """Return the device box of a laid-out run's ink, from its font's glyph extents."""
+        style = render._style(run, style)
+        ctx = self.tracker
+        ctx.select_font_face(*render._font_face(
+            style.get("font-family", "DejaVu Sans Condensed"), style.get("font-style"),
+            style.get("font-weight", "normal")))
+        ctx.set_font_size(render._num(style.get("font-size"), 16.0))
+        xb, yb, w, h, advance, _ = ctx.text_extents(run.text)
+        x, y = render._num(run.get("x")), render._num(run.get("y"))
+        x -= {"middle": advance / 2, "end": advance}.get(style.get("text-anchor"), 0.0)
+        return _device_box(ctx, (x + xb, y + yb, x + xb + w, y + yb + h))
+
+    def painter(self, el, style: dict, alpha: float):
+        """Return what draws one element alone, as it is placed now, onto a cairo context
+        whose origin is at a given device pixel."""
+        matrix, clip = self.tracker.get_matrix(), self.clip
+
+        def paint(ctx, x0: int, y0: int) -> None:
+            ctx.set_font_options(_UNHINTED)
+            ctx.translate(-x0, -y0)
+            cx0, cy0, cx1, cy1 = clip
+            ctx.rectangle(cx0, cy0, cx1 - cx0, cy1 - cy0)
+            ctx.clip()
+            ctx.transform(matrix)
+            if alpha < 1:
+                ctx.push_group()
+            render._draw(ctx, el, style)
+            if alpha < 1:
+                ctx.pop_group_to_source()
+                ctx.paint_with_alpha(alpha)
+        return paint
+
+    def recorder(self, el, style: dict, alpha: float):
+        """Return what draws one element alone, as it is placed now, onto a recording."""
+        matrix, clip = self.tracker.get_matrix(), self.clip
+
+        def draw():
+            surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
+            ctx = _Context(surface)
+            ctx.set_font_options(_UNHINTED)
+            x0, y0, x1, y1 = clip
+            ctx.rectangle(x0, y0, x1 - x0, y1 - y0)
+            ctx.clip()
+            ctx.set_matrix(matrix)
+            if alpha < 1:
+                ctx.push_group()
+            render._draw(ctx, el, style)
+            if alpha < 1:
+                ctx.pop_group_to_source()
+                ctx.paint_with_alpha(alpha)
+            return surface
+        return draw
+
+
+class _Context(cairo.Context):
+    """A cairocffi context with what render.py asks of a Canvas (cheaper to make, for one
+    element's few calls)."""
+
+    def x_advance(self, text: str) -> float:
+        """Return how far drawing ``text`` moves the current point along x."""
+        return self.text_extents(text)[4]
 
 
 def _take_apart(root, clip) -> _Drawing:
@@ -308,9 +405,15 @@ def _raster(recording, box: tuple[int, int, int, int]) -> np.ndarray:
     ctx = cairo.Context(surface)
     ctx.set_source_surface(recording, -x0, -y0)
     ctx.paint()
+    return _alpha(surface)
+
+
+def _alpha(surface) -> np.ndarray:
+    """Return the pixels of an A8 surface as an array."""
     surface.flush()
-    rows = np.frombuffer(surface.get_data(), np.uint8).reshape(y1 - y0, surface.get_stride())
-    return rows[:, :x1 - x0].copy()
+    rows = np.frombuffer(surface.get_data(), np.uint8).reshape(surface.get_height(),
+                                                               surface.get_stride())
+    return rows[:, :surface.get_width()].copy()
 
 
 def _colour(recordings: list, box: tuple[int, int, int, int]) -> np.ndarray:
@@ -329,19 +432,22 @@ def _colour(recordings: list, box: tuple[int, int, int, int]) -> np.ndarray:
     return pixels[:, :x1 - x0, :3] / 255.0
 
 
-def _exact(ink: _Ink, em: float) -> _Run | None:
-    """Return a run with the exact pixel box of its ink (ink_extents rounds outward)."""
-    x0, y0, x1, y1 = ink.box
-    outer = (math.floor(x0) - 1, math.floor(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1)
-    mask = _raster(ink.recording, outer)
-    rows = np.flatnonzero((mask >= INK).any(axis=1))
-    cols = np.flatnonzero((mask >= INK).any(axis=0))
+def _exact(paint, box, em: float) -> _Run | None:
+    """Return a run with the exact pixel box of its ink (``box``, a recording's, is rounded
+    outward) and its mask."""
+    x0, y0, x1, y1 = box
+    outer = (math.floor(x0) - 2, math.floor(y0) - 2, math.ceil(x1) + 2, math.ceil(y1) + 2)
+    surface = cairo.ImageSurface(cairo.FORMAT_A8, outer[2] - outer[0], outer[3] - outer[1])
+    paint(_Context(surface), outer[0], outer[1])
+    mask = _alpha(surface)
+    inked = mask >= INK
+    rows = np.flatnonzero(inked.any(axis=1))
     if not len(rows):
         return None
+    cols = np.flatnonzero(inked.any(axis=0))
     box = (outer[0] + int(cols[0]), outer[1] + int(rows[0]), outer[0] + int(cols[-1]) + 1,
            outer[1] + int(rows[-1]) + 1)
-    mask = mask[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
-    return _Run(ink, box, mask, em)
+    return _Run(box, em, paint, mask[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1])
 
 
 def _inner(box, slack: int) -> tuple[int, int, int, int] | None:
@@ -410,7 +516,7 @@ def _text_on_text(drawing: _Drawing) -> list[Collision]:
             if not (run.em and other.em):
                 continue
             line = min(ay1 - ay0, by1 - by0)
-            if down >= 0.5 * line and -across < GAP_EM * max(run.em, other.em):
+            if down >= 0.5 * line and -across < GAP_EM * min(run.em, other.em):
                 box = (min(ax1, bx1), max(ay0, by0), max(ax0, bx0), min(ay1, by1))
                 found.append(Collision(unit.words, f'runs into "{other_unit.words}"',
                                        *_where(box)))
@@ -418,19 +524,37 @@ def _text_on_text(drawing: _Drawing) -> list[Collision]:
 
 
 def _text_and_shapes(drawing: _Drawing) -> list[Collision]:
-    """Shapes over a text's ink, and edges of shapes under it."""
+    """Shapes over a text's ink, and edges of shapes under it or too near it."""
     least = max(1, round(MIN_AREA * SCALE * SCALE))
     slack = max(1, round(TOLERANCE * SCALE))
+    clear = round(CLEARANCE * SCALE)
     found = []
     for unit in drawing.texts:
         for run in unit.runs:
             inner = _inner(run.box, slack)
-            near = [m for m in drawing.marks if _meets(m.box, inner)]
-            over = [m for m in near if m.order > unit.order]
-            under = [m for m in near if m.order < unit.order]
+            x0, y0, x1, y1 = run.box
+            ring = (x0 - clear, y0 - clear, x1 + clear, y1 + clear)
+            over = [m for m in drawing.marks if m.order > unit.order and _meets(m.box, inner)]
+            under = [m for m in drawing.marks if m.order < unit.order and _meets(m.box, ring)]
             found += _drawn_over(unit, run, inner, over, least)
-            found += _edges_under(unit, run, inner, under, least, drawing.marks)
+            found += _edges_under(unit, inner, ring, under, least)
     return found
+
+
+def _covered(mark: _Ink, region) -> np.ndarray | None:
+    """Return which pixels of a region a mark covers; None when it covers them all, as a
+    plain rectangle (a card's ground, a panel) around the region does, known without drawing."""
+    if not mark.solid:
+        return _raster(mark.recording, region) >= COVERED
+    x0, y0, x1, y1 = region
+    bx0, by0, bx1, by1 = mark.box
+    if bx0 <= x0 and by0 <= y0 and bx1 >= x1 and by1 >= y1:
+        return None
+    covered = np.zeros((y1 - y0, x1 - x0), bool)
+    cols = [min(max(math.ceil(v - x0 - 0.5), 0), x1 - x0) for v in (bx0, bx1)]
+    rows = [min(max(math.ceil(v - y0 - 0.5), 0), y1 - y0) for v in (by0, by1)]
+    covered[rows[0]:rows[1], cols[0]:cols[1]] = True
+    return covered
 
 
 def _drawn_over(unit: _Text, run: _Run, inner, marks: list[_Ink], least: int
@@ -448,23 +572,29 @@ def _drawn_over(unit: _Text, run: _Run, inner, marks: list[_Ink], least: int
     return found
 
 
-def _edges_under(unit: _Text, run: _Run, inner, marks: list[_Ink], least: int,
-                 every: list[_Ink]) -> list[Collision]:
-    """A shape drawn before the text covering part of its box, its edge seen under it."""
+def _edges_under(unit: _Text, inner, ring, marks: list[_Ink], least: int) -> list[Collision]:
+    """A shape drawn before the text covering part of its box (or of the clearance around
+    it), its edge seen: the ground inside the shape and beside it differ."""
     found = []
     ground = None
+    cut = (inner[1] - ring[1], inner[3] - ring[1], inner[0] - ring[0], inner[2] - ring[0])
     for mark in marks:
-        covered = _raster(mark.recording, inner) >= COVERED
+        covered = _covered(mark, ring)
+        if covered is None:
+            continue
         n = int(covered.sum())
         if n < least or covered.size - n < least:
             continue
         if ground is None:
-            ground = _colour([m.recording for m in every if m.order < unit.order
-                              and _meets(m.box, inner)], inner)
+            ground = _colour([m.recording for m in marks], ring)
         inside = ground[covered].mean(axis=0)
         beside = ground[~covered].mean(axis=0)
-        if float(np.abs(inside - beside).max()) >= EDGE_CONTRAST:
-            rows, cols = np.nonzero(covered)
-            found.append(Collision(unit.words, f"crosses the edge of {mark.name}",
-                                   *_where(inner, rows, cols)))
+        if float(np.abs(inside - beside).max()) < EDGE_CONTRAST:
+            continue
+        box = covered[cut[0]:cut[1], cut[2]:cut[3]]
+        crossed = least <= int(box.sum()) <= box.size - least
+        said = "crosses the edge of" if crossed else \
+            f"is less than {CLEARANCE:g} mm from the edge of"
+        rows, cols = np.nonzero(covered)
+        found.append(Collision(unit.words, f"{said} {mark.name}", *_where(ring, rows, cols)))
     return found
