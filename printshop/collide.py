@@ -45,17 +45,25 @@ _UNHINTED = cairo.FontOptions(hint_metrics=cairo.HINT_METRICS_OFF,
                               hint_style=cairo.HINT_STYLE_NONE)
 
 
+# How text collides, the worst first: one text and one thing it hits make one finding.
+HOW = ("overlaps", "is drawn over by", "runs outside", "is cut off by", "crosses the edge of",
+       "runs into", "is too near the edge of")
+
+
 @dataclass(frozen=True)
 class Collision:
-    """Text that collides: its first words, what it hits, and where (mm from the origin)."""
+    """Text that collides: its first words, how (one of HOW), what it hits, and where (mm
+    from the drawing's origin)."""
 
     text: str
-    hits: str
+    how: str
+    what: str
     x: float
     y: float
 
     def __str__(self) -> str:
-        return f'"{self.text}" {self.hits} at ({self.x:.1f}, {self.y:.1f}) mm'
+        near = f" (less than {CLEARANCE:g} mm)" if self.how == HOW[-1] else ""
+        return f'"{self.text}" {self.how} {self.what}{near} at ({self.x:.1f}, {self.y:.1f}) mm'
 
 
 class _Ink:
@@ -86,6 +94,7 @@ class _Run:
     box: tuple[int, int, int, int]
     em: float
     paint: object
+    upright: bool = True
     _mask: np.ndarray | None = None
 
     @property
@@ -133,13 +142,13 @@ def collisions(fragment: str, container: tuple[float, float, float, float],
 
 
 def _unique(found: list[Collision]) -> list[Collision]:
-    """Return one collision per text and thing hit (the first place it was seen)."""
-    seen, out = set(), []
+    """Return one collision per text and thing hit: the worst, where it was first seen."""
+    worst: dict[tuple[str, str], Collision] = {}
     for hit in found:
-        if (hit.text, hit.hits) not in seen:
-            seen.add((hit.text, hit.hits))
-            out.append(hit)
-    return out
+        key = (hit.text, hit.what)
+        if key not in worst or HOW.index(hit.how) < HOW.index(worst[key].how):
+            worst[key] = hit
+    return list(worst.values())
 
 
 def _mm(px: float) -> float:
@@ -266,6 +275,8 @@ class _Walk:
                     run = _Run(tuple(round(v) for v in box), em, paint)
                     run = run if run.box[2] > run.box[0] and run.box[3] > run.box[1] else None
                 if run is not None:
+                    matrix = self.tracker.get_matrix()
+                    run.upright = matrix[1] == 0 and matrix[2] == 0 and not part.get("transform")
                     unit.runs.append(run)
                     if not _within(run.box, self.clip):
                         self.drawing.clipped.append((unit, run, self.clip))
@@ -447,7 +458,7 @@ def _exact(paint, box, em: float) -> _Run | None:
     cols = np.flatnonzero(inked.any(axis=0))
     box = (outer[0] + int(cols[0]), outer[1] + int(rows[0]), outer[0] + int(cols[-1]) + 1,
            outer[1] + int(rows[-1]) + 1)
-    return _Run(box, em, paint, mask[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1])
+    return _Run(box, em, paint, _mask=mask[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1])
 
 
 def _inner(box, slack: int) -> tuple[int, int, int, int] | None:
@@ -484,9 +495,9 @@ def _outside(drawing: _Drawing, container, edge: str) -> list[Collision]:
                 bx0, by0, bx1, by1 = run.box
                 px = min(max((bx0 + bx1) / 2, outer[0]), outer[2])
                 py = min(max((by0 + by1) / 2, outer[1]), outer[3])
-                found.append(Collision(unit.words, f"runs outside {edge}", _mm(px), _mm(py)))
+                found.append(Collision(unit.words, "runs outside", edge, _mm(px), _mm(py)))
     for unit, run, clip in drawing.clipped:
-        found.append(Collision(unit.words, "is cut off by its viewport's edge",
+        found.append(Collision(unit.words, "is cut off by", "its viewport's edge",
                                *_where(run.box)))
     return found
 
@@ -508,19 +519,46 @@ def _text_on_text(drawing: _Drawing) -> list[Collision]:
                 continue
             across = min(ax1, bx1) - max(ax0, bx0)
             down = min(ay1, by1) - max(ay0, by0)
-            said = f'overlaps "{other_unit.words}"'
             if across > slack and down > slack:
                 box = (max(ax0, bx0), max(ay0, by0), min(ax1, bx1), min(ay1, by1))
-                found.append(Collision(unit.words, said, *_where(box)))
+                if _touch(run, other, box):
+                    found.append(Collision(unit.words, "overlaps", f'"{other_unit.words}"',
+                                           *_where(box)))
                 continue
-            if not (run.em and other.em):
+            if not (run.em and other.em and run.upright and other.upright):
                 continue
             line = min(ay1 - ay0, by1 - by0)
             if down >= 0.5 * line and -across < GAP_EM * min(run.em, other.em):
                 box = (min(ax1, bx1), max(ay0, by0), max(ax0, bx0), min(ay1, by1))
-                found.append(Collision(unit.words, f'runs into "{other_unit.words}"',
+                found.append(Collision(unit.words, "runs into", f'"{other_unit.words}"',
                                        *_where(box)))
     return found
+
+
+def _touch(run: _Run, other: _Run, box) -> bool:
+    """Return whether two runs' ink touches (within a pixel) inside a box where both lie."""
+    x0, y0, x1, y1 = box
+    a = _part(run, box) >= INK
+    b = _grow(_part(other, box) >= INK, 1)
+    return bool((a & b).any()) if a.size and x1 > x0 and y1 > y0 else False
+
+
+def _part(run: _Run, box) -> np.ndarray:
+    """Return a run's alpha inside a box that lies within its own."""
+    x0, y0 = run.box[:2]
+    return run.mask[box[1] - y0:box[3] - y0, box[0] - x0:box[2] - x0]
+
+
+def _grow(mask: np.ndarray, pixels: int) -> np.ndarray:
+    """Return a boolean mask grown by ``pixels`` in the four directions, step by step."""
+    for _ in range(pixels):
+        grown = mask.copy()
+        grown[1:] |= mask[:-1]
+        grown[:-1] |= mask[1:]
+        grown[:, 1:] |= mask[:, :-1]
+        grown[:, :-1] |= mask[:, 1:]
+        mask = grown
+    return mask
 
 
 def _text_and_shapes(drawing: _Drawing) -> list[Collision]:
@@ -537,7 +575,7 @@ def _text_and_shapes(drawing: _Drawing) -> list[Collision]:
             over = [m for m in drawing.marks if m.order > unit.order and _meets(m.box, inner)]
             under = [m for m in drawing.marks if m.order < unit.order and _meets(m.box, ring)]
             found += _drawn_over(unit, run, inner, over, least)
-            found += _edges_under(unit, inner, ring, under, least)
+            found += _edges_under(unit, run, inner, ring, under, least)
     return found
 
 
@@ -567,34 +605,39 @@ def _drawn_over(unit: _Text, run: _Run, inner, marks: list[_Ink], least: int
         hit = (_raster(mark.recording, inner) >= COVERED) & text
         if hit.sum() >= least:
             rows, cols = np.nonzero(hit)
-            found.append(Collision(unit.words, f"is drawn over by {mark.name}",
+            found.append(Collision(unit.words, "is drawn over by", mark.name,
                                    *_where(inner, rows, cols)))
     return found
 
 
-def _edges_under(unit: _Text, inner, ring, marks: list[_Ink], least: int) -> list[Collision]:
+def _edges_under(unit: _Text, run: _Run, inner, ring, marks: list[_Ink], least: int
+                 ) -> list[Collision]:
     """A shape drawn before the text covering part of its box (or of the clearance around
-    it), its edge seen: the ground inside the shape and beside it differ."""
+    it), its edge seen: the ground inside the shape and beside it differ. Around a turned
+    run, whose box holds much that is not near it, only the pixels near its ink count."""
     found = []
     ground = None
-    cut = (inner[1] - ring[1], inner[3] - ring[1], inner[0] - ring[0], inner[2] - ring[0])
+    clear = (inner[0] - ring[0]) if run.upright else run.box[0] - ring[0]
+    near = None if run.upright else _grow(np.pad(run.mask >= INK, clear), clear)
+    if run.upright:
+        ink = np.zeros((ring[3] - ring[1], ring[2] - ring[0]), bool)
+        ink[inner[1] - ring[1]:inner[3] - ring[1], inner[0] - ring[0]:inner[2] - ring[0]] = True
+    else:
+        ink = np.pad(run.mask >= INK, clear)
     for mark in marks:
         covered = _covered(mark, ring)
         if covered is None:
             continue
-        n = int(covered.sum())
-        if n < least or covered.size - n < least:
+        mine, rest = (covered, ~covered) if near is None else (covered & near, near & ~covered)
+        if int(mine.sum()) < least or int(rest.sum()) < least:
             continue
         if ground is None:
             ground = _colour([m.recording for m in marks], ring)
-        inside = ground[covered].mean(axis=0)
-        beside = ground[~covered].mean(axis=0)
-        if float(np.abs(inside - beside).max()) < EDGE_CONTRAST:
+        if float(np.abs(ground[mine].mean(axis=0) - ground[rest].mean(axis=0)).max()) \
+                < EDGE_CONTRAST:
             continue
-        box = covered[cut[0]:cut[1], cut[2]:cut[3]]
-        crossed = least <= int(box.sum()) <= box.size - least
-        said = "crosses the edge of" if crossed else \
-            f"is less than {CLEARANCE:g} mm from the edge of"
-        rows, cols = np.nonzero(covered)
-        found.append(Collision(unit.words, f"{said} {mark.name}", *_where(ring, rows, cols)))
+        crossed = least <= int((covered & ink).sum()) <= int(ink.sum()) - least
+        rows, cols = np.nonzero(mine)
+        found.append(Collision(unit.words, HOW[4] if crossed else HOW[-1], mark.name,
+                               *_where(ring, rows, cols)))
     return found

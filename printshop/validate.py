@@ -48,16 +48,21 @@ class GameCheck:
     drawn: int = 0
     facts: list[str] = field(default_factory=list)
 
+    def lines(self) -> list[str]:
+        """Return what `printshop validate` prints of the game: its warnings, its closing
+        line, then its fact table if asked for (its errors are reported with all others)."""
+        return [f"warning: {w}" for w in self.warnings] + [self.summary()] + self.facts
+
     def summary(self) -> str:
         """Return the game's one closing line."""
         if self.problems:
             n = len(self.problems)
             return f"{self.game.id}: {n} error{'s' if n != 1 else ''}"
-        said = f"{self.game.id}: ok ({self.rules} rules, {self.drawn} faces and pages drawn"
+        said = f"{self.game.id}: ok ({self.rules} rules); {self.drawn} faces and pages drawn"
         if self.warnings:
             n = len(self.warnings)
             said += f", {n} warning{'s' if n != 1 else ''}"
-        return said + ")"
+        return said
 
 
 def validate_games(project: Project, ids, explain: bool = False,
