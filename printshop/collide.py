@@ -171,7 +171,7 @@ class _Walk:
         self.drawing = _Drawing()
         self.order = 0
         x, y, w, h = clip
-        self.clip = (x * SCALE, y * SCALE, (x + w) * SCALE, (y + h) * SCALE)
+        self.clip = self.outermost = (x * SCALE, y * SCALE, (x + w) * SCALE, (y + h) * SCALE)
 
     def children(self, el, style: dict, alpha: float, names: tuple) -> None:
         for child in el:
@@ -278,7 +278,7 @@ class _Walk:
                     matrix = self.tracker.get_matrix()
                     run.upright = matrix[1] == 0 and matrix[2] == 0 and not part.get("transform")
                     unit.runs.append(run)
-                    if not _within(run.box, self.clip):
+                    if self.clip != self.outermost and not _within(run.box, self.clip):
                         self.drawing.clipped.append((unit, run, self.clip))
         if unit.runs:
             self.drawing.texts.append(unit)
@@ -492,14 +492,22 @@ def _outside(drawing: _Drawing, container, edge: str) -> list[Collision]:
     for unit in drawing.texts:
         for run in unit.runs:
             if not _within(run.box, outer):
-                bx0, by0, bx1, by1 = run.box
-                px = min(max((bx0 + bx1) / 2, outer[0]), outer[2])
-                py = min(max((by0 + by1) / 2, outer[1]), outer[3])
-                found.append(Collision(unit.words, "runs outside", edge, _mm(px), _mm(py)))
+                x, y = (_beyond(run.box[0], run.box[2], outer[0], outer[2]),
+                        _beyond(run.box[1], run.box[3], outer[1], outer[3]))
+                found.append(Collision(unit.words, "runs outside", edge, _mm(x), _mm(y)))
     for unit, run, clip in drawing.clipped:
         found.append(Collision(unit.words, "is cut off by", "its viewport's edge",
                                *_where(run.box)))
     return found
+
+
+def _beyond(low: float, high: float, start: float, end: float) -> float:
+    """Return the middle of the part of [low, high] outside [start, end] (or of all of it)."""
+    if high > end:
+        return (max(low, end) + high) / 2
+    if low < start:
+        return (low + min(high, start)) / 2
+    return (low + high) / 2
 
 
 def _text_on_text(drawing: _Drawing) -> list[Collision]:
