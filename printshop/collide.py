@@ -70,11 +70,14 @@ class _Ink:
     """One thing drawn alone: a shape's fill or stroke, a text run or an inline icon, with
     its ink box in pixels (x0, y0, x1, y1); drawn onto a recording when first needed."""
 
-    def __init__(self, order: int, name: str, box, draw, solid: bool = False):
+    def __init__(self, order: int, name: str, box, draw, solid: bool = False,
+                 core=None, hole=None):
         self.order = order
         self.name = name
         self.box = box
         self.solid = solid     # an upright rectangle, opaque: it covers its box exactly
+        self.core = core       # a box it covers wholly (a panel's middle), or None
+        self.hole = hole       # a box it leaves alone (inside a frame's stroke), or None
         self._draw = draw
         self._recording = None
 
@@ -239,6 +242,7 @@ class _Walk:
                 boxes.append(_device_box(ctx, ctx.stroke_extents()))
             else:
                 boxes.append(_device_box(ctx, ctx.fill_extents()))
+        inside = _inside(ctx, tag, attrib, style) if upright else (None, None)
         pen.new_path()
         pen.restore()
         plain = (tag == "rect" and not el.get("rx") and not el.get("ry") and upright
@@ -249,8 +253,10 @@ class _Walk:
                 continue
             alone = ElementTree.Element(el.tag, attrib)
             draw = self.recorder(alone, layer, alpha)
+            filled = layer.get("fill") != "none"
             self.drawing.marks.append(_Ink(self.order, name + suffix, box, draw,
-                                           plain and layer.get("fill") != "none"))
+                                           plain and filled, inside[0] if filled else None,
+                                           None if filled else inside[1]))
 
     def text(self, parts: list, style: dict, alpha: float, words: str) -> None:
         """Record a text unit: each run of its <text> elements, each inline icon."""
@@ -345,6 +351,39 @@ class _Context(cairo.Context):
     def x_advance(self, text: str) -> float:
         """Return how far drawing ``text`` moves the current point along x."""
         return self.text_extents(text)[4]
+
+
+def _inside(ctx, tag: str, a: dict, style: dict) -> tuple:
+    """Return the device boxes that an upright rectangle, circle or ellipse's fill covers
+    wholly and that its stroke leaves alone (None where there is none).
+
+    A rounded corner of radius r reaches at most 0.3 r in from both edges, so a box inset by
+    0.3 r lies inside the fill and, further inset by half the stroke, inside the stroke."""
+    num = render._num
+    if tag == "rect":
+        x, y, w, h = num(a.get("x")), num(a.get("y")), num(a.get("width")), num(a.get("height"))
+        rx, ry = num(a.get("rx")), num(a.get("ry"))
+        round_by = 0.3 * max(min(rx or ry, w / 2), min(ry or rx, h / 2))
+        outline = (x, y, x + w, y + h)
+    elif tag in ("circle", "ellipse"):
+        rx = num(a.get("r")) if tag == "circle" else num(a.get("rx"))
+        ry = num(a.get("r")) if tag == "circle" else num(a.get("ry"))
+        cx, cy = num(a.get("cx")), num(a.get("cy"))
+        round_by = 0.3 * max(rx, ry)     # the square inside an ellipse: 1 - 1/sqrt(2) < 0.3
+        outline = (cx - rx, cy - ry, cx + rx, cy + ry)
+    else:
+        return None, None
+    half = num(style.get("stroke-width"), 1.0) / 2
+    boxes = []
+    for inset in (round_by, round_by + half):
+        x0, y0, x1, y1 = outline[0] + inset, outline[1] + inset, outline[2] - inset, \
+            outline[3] - inset
+        if x1 - x0 <= 0 or y1 - y0 <= 0:
+            boxes.append(None)
+            continue
+        bx0, by0, bx1, by1 = _device_box(ctx, (x0, y0, x1, y1))
+        boxes.append((bx0 + 1, by0 + 1, bx1 - 1, by1 - 1))   # clear of edge pixels' blur
+    return tuple(boxes)
 
 
 def _take_apart(root, clip) -> _Drawing:
@@ -574,22 +613,43 @@ def _text_and_shapes(drawing: _Drawing) -> list[Collision]:
     least = max(1, round(MIN_AREA * SCALE * SCALE))
     slack = max(1, round(TOLERANCE * SCALE))
     clear = round(CLEARANCE * SCALE)
+    marks = drawing.marks
+    if not marks:
+        return []
+    boxes = np.array([m.box for m in marks])
+    orders = np.array([m.order for m in marks])
     found = []
     for unit in drawing.texts:
+        later = orders > unit.order
         for run in unit.runs:
             inner = _inner(run.box, slack)
             x0, y0, x1, y1 = run.box
             ring = (x0 - clear, y0 - clear, x1 + clear, y1 + clear)
-            over = [m for m in drawing.marks if m.order > unit.order and _meets(m.box, inner)]
-            under = [m for m in drawing.marks if m.order < unit.order and _meets(m.box, ring)]
+            over = [marks[i] for i in np.flatnonzero(later & _meeting(boxes, inner))
+                    if not _holds(marks[i].hole, inner)]
+            under = [marks[i] for i in np.flatnonzero(~later & _meeting(boxes, ring))]
             found += _drawn_over(unit, run, inner, over, least)
             found += _edges_under(unit, run, inner, ring, under, least)
     return found
 
 
+def _meeting(boxes: np.ndarray, box) -> np.ndarray:
+    """Return which of the boxes (rows x0, y0, x1, y1) meet a box."""
+    return ((boxes[:, 0] < box[2]) & (box[0] < boxes[:, 2]) & (boxes[:, 1] < box[3])
+            & (box[1] < boxes[:, 3]))
+
+
+def _holds(outer, box) -> bool:
+    return outer is not None and outer[0] <= box[0] and outer[1] <= box[1] \
+        and outer[2] >= box[2] and outer[3] >= box[3]
+
+
 def _covered(mark: _Ink, region) -> np.ndarray | None:
-    """Return which pixels of a region a mark covers; None when it covers them all, as a
-    plain rectangle (a card's ground, a panel) around the region does, known without drawing."""
+    """Return which pixels of a region a mark covers; None when it covers all of them or
+    none, known without drawing (a card's ground or a panel around the region, a frame's
+    stroke around it)."""
+    if _holds(mark.core, region) or _holds(mark.hole, region):
+        return None
     if not mark.solid:
         return _raster(mark.recording, region) >= COVERED
     x0, y0, x1, y1 = region
@@ -607,6 +667,8 @@ def _drawn_over(unit: _Text, run: _Run, inner, marks: list[_Ink], least: int
                 ) -> list[Collision]:
     """A shape drawn after the text, over its ink."""
     found = []
+    if not marks:
+        return found
     x0, y0 = run.box[:2]
     text = run.mask[inner[1] - y0:inner[3] - y0, inner[0] - x0:inner[2] - x0] >= INK
     for mark in marks:
