@@ -136,7 +136,14 @@ def collisions(fragment: str, container: tuple[float, float, float, float],
     root = ElementTree.fromstring(f'<svg xmlns="{render.SVG[1:-1]}">{fragment}</svg>')
     if not render.drawable(root):
         return []   # drawn by cairosvg, which this cannot take apart
-    drawing = _take_apart(root, clip)
+    try:
+        drawing = _take_apart(root, clip)
+    except cairo.CairoError as exc:
+        raise render.DrawError(f"cairo could not draw it ({render.cairo_reason(exc)})") from None
+    except RecursionError:
+        raise render.DrawError("it nests elements too deeply to draw") from None
+    except (render.Unsupported, ValueError, IndexError, TypeError) as exc:
+        raise render.DrawError(f"it could not be drawn ({exc})") from None
     found = []
     found += _outside(drawing, container, edge)
     found += _text_on_text(drawing)

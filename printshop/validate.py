@@ -89,8 +89,8 @@ def validate_game(game: Game, explain: bool = False,
                            *describe(explain_facts(facts, check.problems))]
     for part in game.parts:
         found = draw_component(game, part.id, opts or PrintOptions())
-        if isinstance(found, Problem):
-            check.problems.append(found)
+        if isinstance(found, list):
+            check.problems.extend(found)
             continue
         drawn, warnings = found
         check.drawn += drawn
@@ -99,26 +99,32 @@ def validate_game(game: Game, explain: bool = False,
 
 
 def draw_component(game: Game, component_id: str, opts: PrintOptions
-                   ) -> tuple[int, list[CollisionWarning]] | Problem:
-    """Draw a component in memory; return (faces and pages drawn, warnings), or the problem
+                   ) -> tuple[int, list[CollisionWarning]] | list[Problem]:
+    """Draw a component in memory; return (faces and pages drawn, warnings), or the problems
     that stopped it."""
     from .components import RENDERERS
+    from .render import DrawError
 
     part = game.part(component_id)
     try:
         rendered = RENDERERS[part.kind](game, part, opts)
     except PrintshopError as exc:
-        return exc.problems[0]
+        return exc.problems
     except Exception as exc:  # only the kinds drawing_problem knows are the user's doing
         problem = drawing_problem(game, component_id, exc)
         if problem is None:
             raise
-        return problem
+        return [problem]
     seen: dict[Collision, list[str]] = {}
     drawn = 0
     for where, fragment, container, clip, edge in _drawings(rendered, opts):
         drawn += 1
-        for hit in _collisions(fragment, container, clip, edge):
+        try:
+            hits = _collisions(fragment, container, clip, edge)
+        except DrawError as exc:
+            return [Problem(f"data/{game.id}/game.yaml", f"{component_id}: {where}: {exc}",
+                            ("components", component_id))]
+        for hit in hits:
             seen.setdefault(hit, []).append(where)
     return drawn, [CollisionWarning(game.id, component_id, tuple(places), hit)
                    for hit, places in seen.items()]

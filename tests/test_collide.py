@@ -178,6 +178,13 @@ def test_validate_draws_and_locates_a_template_error(tmp_path):
     assert "Traceback" not in result.output
 
 
+def test_validate_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["validate", "--project", str(EXAMPLE)])
+    assert result.exit_code == 0, result.output
+    assert list(tmp_path.iterdir()) == []
+
+
 # The built-in games
 
 GAMES = ["civilizations-cards", "cvlizations", "deity", "playing-gods", "pocketciv"]
@@ -215,3 +222,4 @@ def test_no_text_collides_in_a_built_in_game(game_id):
     check = validate_game(load_one(Project.open(None), game_id))
     assert check.problems == []
     assert [str(w) for w in check.warnings] == []
+
