@@ -48,6 +48,14 @@ class GameCheck:
     drawn: int = 0
     facts: list[str] = field(default_factory=list)
 
+    def add(self, found) -> None:
+        """Add what drawing one component found: (drawn, warnings), or its problems."""
+        if isinstance(found, list):
+            self.problems.extend(found)
+        else:
+            self.drawn += found[0]
+            self.warnings.extend(found[1])
+
     def lines(self) -> list[str]:
         """Return what `printshop validate` prints of the game: its warnings, its closing
         line, then its fact table if asked for (its errors are reported with all others)."""
@@ -66,14 +74,57 @@ class GameCheck:
 
 
 def validate_games(project: Project, ids, explain: bool = False,
-                   opts: PrintOptions | None = None) -> list[GameCheck]:
-    """Load, check and draw (in memory) every selected game; a load error is raised."""
-    return [validate_game(game, explain, opts) for game in load_games(project, ids)]
+                   opts: PrintOptions | None = None, jobs: int | None = None
+                   ) -> list[GameCheck]:
+    """Load, check and draw (in memory) every selected game; a load error is raised.
+
+    The components are drawn and looked at on the build's workers, the rules run in this
+    process meanwhile."""
+    from .build import default_jobs
+    from .workers import Workers
+
+    games = load_games(project, ids)
+    opts = opts or PrintOptions()
+    work = [(game.id, part.id) for game in games for part in game.parts]
+    drawn: dict[tuple[str, str], object] = {}
+    checks: list[GameCheck] = []
+    workers = Workers((jobs or default_jobs()) if len(work) > 1 else 1)
+    for key in work:
+        workers.add(_draw_job, (key + (opts,),),
+                    lambda found, key=key: drawn.__setitem__(key, found))
+    _LOADED.update({game.id: game for game in games})
+    try:
+        workers.run(lambda: checks.extend(check_rules(game, explain) for game in games))
+    finally:
+        for game in games:
+            _LOADED.pop(game.id, None)
+    for check in checks:
+        for part in check.game.parts:
+            check.add(drawn[check.game.id, part.id])
+    return checks
+
+
+# The games being validated, by id: forked workers find them here (a job names its game).
+_LOADED: dict[str, Game] = {}
+
+
+def _draw_job(args):
+    game_id, component_id, opts = args
+    return draw_component(_LOADED[game_id], component_id, opts)
 
 
 def validate_game(game: Game, explain: bool = False,
                   opts: PrintOptions | None = None) -> GameCheck:
-    """Run a game's rules, draw each of its components and look for colliding text."""
+    """Run a game's rules, draw each of its components and look for colliding text (all in
+    this process)."""
+    check = check_rules(game, explain)
+    for part in game.parts:
+        check.add(draw_component(game, part.id, opts or PrintOptions()))
+    return check
+
+
+def check_rules(game: Game, explain: bool = False) -> GameCheck:
+    """Run a game's rules (and read its fact table when asked to explain it)."""
     from .facts import describe, explain as explain_facts, load_facts
     from .rules import rule_ids, validate as run_rules
 
@@ -87,14 +138,6 @@ def validate_game(game: Game, explain: bool = False,
         else:
             check.facts = [f"{game.id}: fact table, {len(facts)} facts",
                            *describe(explain_facts(facts, check.problems))]
-    for part in game.parts:
-        found = draw_component(game, part.id, opts or PrintOptions())
-        if isinstance(found, list):
-            check.problems.extend(found)
-            continue
-        drawn, warnings = found
-        check.drawn += drawn
-        check.warnings.extend(warnings)
     return check
 
 
