@@ -272,8 +272,9 @@ class _Walk:
             tag = render._TAGS.get(part.tag) or render._local(part.tag)
             if tag == "text" and part.get("class") == RUN_CLASS and not part.get("transform"):
                 own = render._style(part, style)
-                pieces = [(_one_run(part, run), self.run_box(run, own)) for run in part
-                          if (run.text or "").strip()]
+                pieces = [(_one_run(part, run),
+                           self.run_box(run, own) if _plain_run(run) else None)
+                          for run in part if (run.text or "").strip()]
             elif tag != "text" or "".join(part.itertext()).strip():
                 pieces = [(part, None)]
             else:
@@ -405,6 +406,17 @@ def _is_unit(el) -> bool:
     return (first is not None and render._local(first.tag) == "text"
             and first.get("class") == RUN_CLASS
             and all(render._local(child.tag) == "g" for child in el[1:]))
+
+
+_RUN_ATTRIBUTES = frozenset({"x", "y", "font-family", "font-weight"})
+
+
+def _plain_run(run) -> bool:
+    """Return whether a run is placed by one x and y alone, as text.py writes it today: its
+    glyphs' extents are then its ink. Anything else (a list of x, glyphs placed one by one)
+    is measured by drawing it the way render.py does."""
+    return set(run.attrib) <= _RUN_ATTRIBUTES and " " not in run.get("x", "").strip() \
+        and "," not in run.get("x", "")
 
 
 def _one_run(text, run):
