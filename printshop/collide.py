@@ -2,17 +2,19 @@
 
 A drawing is taken apart the way render.py draws it: each text unit (a `<g>` that text.py made,
 its runs and inline icons, or a template's own `<text>`) and each shape's fill and stroke are
-drawn alone, with their transforms and clips, onto cairo recordings. Their ink is compared at
-SCALE pixels a millimetre, only where a shape's ink box meets a text run's:
+drawn alone, with their transforms, clips and opacity. A laid-out run's box comes from its
+glyphs' extents and a shape's from its path's; ink is drawn, at SCALE pixels a millimetre,
+only where a shape's box meets a run's. Text collides when:
 
-- two text units whose runs' ink boxes overlap, or stand on one line closer than GAP_EM;
-- a shape drawn after a text unit over the text's ink;
-- a shape drawn before a text unit that covers part of a run's box, not all of it, where the
-  ground inside the shape and beside it differ (a rule, a frame edge, a dashed slot, dots of a
-  starfield through the text; a panel the text sits on wholly, or two panels of one colour
+- two units' runs overlap, their ink touching; or stand side by side on one line closer than
+  GAP_EM of the smaller text (cells that read as one line);
+- a shape drawn after the text covers its ink;
+- a shape drawn before the text covers part of a run's box or of CLEARANCE around it, not all
+  of it, and the ground inside the shape and beside it differs (a rule, a frame edge, a dashed
+  slot, a starfield's dots; a panel the text sits on wholly, or two panels of one colour
   meeting under it, are fine);
-- a run partly outside its container (the card's trim, the sheet's printable area, the board)
-  or cut by a viewport's clip.
+- a run lies partly outside its container (the card's trim, the board, the sheet's printable
+  area) or is cut by a nested viewport's clip.
 """
 
 from __future__ import annotations
@@ -32,14 +34,15 @@ from . import render  # noqa: E402
 from .canvas import Canvas  # noqa: E402
 from .text import RUN_CLASS  # noqa: E402
 
+# Set on the five built-in games (docs/design.md): they find the defects issue 26 names.
 SCALE = 8.0            # pixels a millimetre where ink is compared
 TOLERANCE = 0.15       # mm: ink this far into a run's box, or out of its container, is not seen
 MIN_AREA = 0.04        # mm²: less ink than this over or under a run is not seen
 CLEARANCE = 0.3        # mm: the edge of a shape under text keeps this far from its ink
-GAP_EM = 0.8           # side by side on one line, text closer than this (in em of the smaller) reads as one
-EDGE_CONTRAST = 0.06   # a shape's edge is seen when the ground on its two sides differs this much
+GAP_EM = 0.8           # em of the smaller text: side by side on a line, closer reads as one
+EDGE_CONTRAST = 0.06   # an edge is seen when the ground's colour either side differs this much
 INK = 64               # alpha (of 255) from which a pixel counts as ink
-COVERED = 40            # alpha from which a pixel counts as covered by a shape (a faint dot is)
+COVERED = 40           # alpha from which a pixel counts as covered by a shape (a faint dot is)
 
 _UNHINTED = cairo.FontOptions(hint_metrics=cairo.HINT_METRICS_OFF,
                               hint_style=cairo.HINT_STYLE_NONE)
@@ -67,8 +70,8 @@ class Collision:
 
 
 class _Ink:
-    """One thing drawn alone: a shape's fill or stroke, a text run or an inline icon, with
-    its ink box in pixels (x0, y0, x1, y1); drawn onto a recording when first needed."""
+    """A shape's fill or stroke drawn alone: its box in pixels (x0, y0, x1, y1), drawn onto a
+    recording when first needed."""
 
     def __init__(self, order: int, name: str, box, draw, solid: bool = False,
                  core=None, hole=None):
@@ -133,7 +136,10 @@ def collisions(fragment: str, container: tuple[float, float, float, float],
                clip: tuple[float, float, float, float], edge: str) -> list[Collision]:
     """Return the collisions of an SVG fragment (in mm) whose text must stay inside
     ``container`` (x, y, w, h), drawn clipped to ``clip``; ``edge`` names the container."""
-    root = ElementTree.fromstring(f'<svg xmlns="{render.SVG[1:-1]}">{fragment}</svg>')
+    try:
+        root = ElementTree.fromstring(f'<svg xmlns="{render.SVG[1:-1]}">{fragment}</svg>')
+    except ElementTree.ParseError:
+        return []   # never a template's output, which drawing.py has parsed and checked
     if not render.drawable(root):
         return []   # drawn by cairosvg, which this cannot take apart
     try:
@@ -525,10 +531,6 @@ def _inner(box, slack: int) -> tuple[int, int, int, int] | None:
     if x1 - x0 > 2 * slack + 1 and y1 - y0 > 2 * slack + 1:
         return x0 + slack, y0 + slack, x1 - slack, y1 - slack
     return box
-
-
-def _meets(a, b) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _where(box, rows=None, cols=None) -> tuple[float, float]:
