@@ -40,7 +40,7 @@ TOLERANCE = 0.15       # mm: ink this far into a run's box, or out of its contai
 MIN_AREA = 0.04        # mm²: less ink than this over or under a run is not seen
 CLEARANCE = 0.3        # mm: the edge of a shape under text keeps this far from its ink
 GAP_EM = 0.8           # em of the smaller text: side by side on a line, closer reads as one
-EDGE_CONTRAST = 0.06   # an edge is seen when the ground's colour either side differs this much
+EDGE_CONTRAST = 0.09   # an edge is seen when the ground's colour either side differs this much
 INK = 64               # alpha (of 255) from which a pixel counts as ink
 COVERED = 40           # alpha from which a pixel counts as covered by a shape (a faint dot is)
 
@@ -593,7 +593,8 @@ def _text_on_text(drawing: _Drawing) -> list[Collision]:
                     found.append(Collision(unit.words, "overlaps", f'"{other_unit.words}"',
                                            *_where(box)))
                 continue
-            if not (run.em and other.em and run.upright and other.upright):
+            if not (run.em and other.em and run.upright and other.upright) \
+                    or _joins(unit.words) or _joins(other_unit.words):
                 continue
             line = min(ay1 - ay0, by1 - by0)
             if down >= 0.5 * line and -across < GAP_EM * min(run.em, other.em):
@@ -601,6 +602,12 @@ def _text_on_text(drawing: _Drawing) -> list[Collision]:
                 found.append(Collision(unit.words, "runs into", f'"{other_unit.words}"',
                                        *_where(box)))
     return found
+
+
+def _joins(words: str) -> bool:
+    """Return whether a text is only a joining sign ("&", "+", "·"): set apart to colour the
+    words either side, it makes them one line, meant to be read as one."""
+    return not any(ch.isalnum() for ch in words)
 
 
 def _touch(run: _Run, other: _Run, box) -> bool:

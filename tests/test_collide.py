@@ -88,6 +88,13 @@ def test_text_in_cells_too_close_runs_together():
     assert found(GROUND, cells) == ['runs into "1 → 2"', 'runs into "1 → 1"']
 
 
+def test_words_set_apart_to_be_coloured_and_joined_by_a_sign_are_one_line():
+    line = (words("Militarism", 8, 20, 20, size=9) + words("&", 8 + text_width("Militarism ", 9),
+                                                            20, 4, size=9)
+            + words("Resources", 8 + text_width("Militarism & ", 9), 20, 25, size=9))
+    assert found(GROUND, line) == []
+
+
 def test_a_finding_names_the_text_the_thing_and_the_place():
     rule = '<line x1="5" y1="23.6" x2="58" y2="23.6" stroke="#222" stroke-width="0.3"/>'
     (hit,) = collisions(GROUND + rule + words("Lost at upkeep", 8, 20, size=10), CARD, BLEED,
@@ -214,8 +221,6 @@ KNOWN = {
          "reach per ...\" is drawn over by <circle> at (119.1, 9.1) mm",
         "civilizations-cards/shared-lands-mat: the board: \"coast route · with Sailing, 1 "
          "reach per ...\" is drawn over by <circle> (its stroke) at (119.0, 8.9) mm",
-        "civilizations-cards/shared-lands-mat: the board: \"left city's wall\" crosses the "
-         "edge of <rect> at (83.3, 84.1) mm",
         "civilizations-cards/shared-lands-mat: the board: \"left city's wall\" crosses the "
          "edge of <rect> (its stroke) at (83.5, 87.6) mm",
         "civilizations-cards/shared-lands-mat: the board: \"third city's wall\" crosses the "
