@@ -30,7 +30,7 @@ use_shipped_fonts()
 import cairocffi as cairo  # noqa: E402  (fontconfig must be pointed at our fonts first)
 import numpy as np  # noqa: E402
 
-from . import render  # noqa: E402
+from . import drawing, render  # noqa: E402
 from .canvas import Canvas  # noqa: E402
 from .text import RUN_CLASS  # noqa: E402
 
@@ -136,24 +136,23 @@ def collisions(fragment: str, container: tuple[float, float, float, float],
                clip: tuple[float, float, float, float], edge: str) -> list[Collision]:
     """Return the collisions of an SVG fragment (in mm) whose text must stay inside
     ``container`` (x, y, w, h), drawn clipped to ``clip``; ``edge`` names the container."""
-    try:
-        root = ElementTree.fromstring(f'<svg xmlns="{render.SVG[1:-1]}">{fragment}</svg>')
-    except ElementTree.ParseError:
-        return []   # never a template's output, which drawing.py has parsed and checked
+    root = drawing.take_tree(fragment)   # the tree the template check parsed, if kept
+    if root is None:
+        try:
+            root = ElementTree.fromstring(f'<svg xmlns="{render.SVG[1:-1]}">{fragment}</svg>')
+        except ElementTree.ParseError:
+            return []   # never a template's output, which drawing.py has parsed and checked
     if not render.drawable(root):
         return []   # drawn by cairosvg, which this cannot take apart
     try:
-        drawing = _take_apart(root, clip)
+        parts = _take_apart(root, clip)
     except cairo.CairoError as exc:
         raise render.DrawError(f"cairo could not draw it ({render.cairo_reason(exc)})") from None
     except RecursionError:
         raise render.DrawError("it nests elements too deeply to draw") from None
     except (render.Unsupported, ValueError, IndexError, TypeError) as exc:
         raise render.DrawError(f"it could not be drawn ({exc})") from None
-    found = []
-    found += _outside(drawing, container, edge)
-    found += _text_on_text(drawing)
-    found += _text_and_shapes(drawing)
+    found = _outside(parts, container, edge) + _text_on_text(parts) + _text_and_shapes(parts)
     return _unique(found)
 
 
