@@ -174,15 +174,18 @@ class _ValidateCommand(click.Command):
               help="Fail (exit 1) on warnings too: text that collides with other text, a "
                    "shape or the edge of its card or page.")
 @project_option
-def validate(games, project_dir, explain, strict):
+@limit_option
+def validate(games, project_dir, explain, strict, limit_items):
     """Check GAMES (default: every game) against their data schema and rules, and draw every
     face and page in memory (nothing is written): template errors and text that does not fit
     are errors, text that collides is a warning."""
+    from .limits import Limits
     from .project import Project
     from .validate import validate_games
 
     try:
-        checks = validate_games(Project.open(project_dir), games, explain)
+        checks = validate_games(Project.open(project_dir), games, explain,
+                                bounds=Limits().with_values(limit_items))
     except PrintshopError as exc:
         _fail(exc)
     for check in checks:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import limits
 from .collide import Collision, collisions
 from .errors import PrintshopError, Problem
 from .gather import drawing_problem, load_games
@@ -74,30 +75,33 @@ class GameCheck:
 
 
 def validate_games(project: Project, ids, explain: bool = False,
-                   opts: PrintOptions | None = None, jobs: int | None = None
-                   ) -> list[GameCheck]:
-    """Load, check and draw (in memory) every selected game; a load error is raised.
+                   opts: PrintOptions | None = None, jobs: int | None = None,
+                   bounds: limits.Limits | None = None) -> list[GameCheck]:
+    """Load, check and draw (in memory) every selected game within the build's limits; a
+    load error, or a game over a limit, is raised.
 
     The components are drawn and looked at on the build's workers, the rules run in this
     process meanwhile."""
-    from .build import default_jobs
+    from .build import cards_within_limit, default_jobs
     from .workers import Workers
 
-    games = load_games(project, ids)
-    opts = opts or PrintOptions()
-    work = [(game.id, part.id) for game in games for part in game.parts]
-    drawn: dict[tuple[str, str], object] = {}
-    checks: list[GameCheck] = []
-    workers = Workers((jobs or default_jobs()) if len(work) > 1 else 1)
-    for key in work:
-        workers.add(_draw_job, (key + (opts,),),
-                    lambda found, key=key: drawn.__setitem__(key, found))
-    _LOADED.update({game.id: game for game in games})
-    try:
-        workers.run(lambda: checks.extend(check_rules(game, explain) for game in games))
-    finally:
-        for game in games:
-            _LOADED.pop(game.id, None)
+    with limits.applied(bounds or limits.current()):
+        games = load_games(project, ids)
+        cards_within_limit(games)
+        opts = opts or PrintOptions()
+        work = [(game.id, part.id) for game in games for part in game.parts]
+        drawn: dict[tuple[str, str], object] = {}
+        checks: list[GameCheck] = []
+        workers = Workers((jobs or default_jobs()) if len(work) > 1 else 1)
+        for key in work:
+            workers.add(_draw_job, (key + (opts,),),
+                        lambda found, key=key: drawn.__setitem__(key, found))
+        _LOADED.update({game.id: game for game in games})
+        try:
+            workers.run(lambda: checks.extend(check_rules(game, explain) for game in games))
+        finally:
+            for game in games:
+                _LOADED.pop(game.id, None)
     for check in checks:
         for part in check.game.parts:
             check.add(drawn[check.game.id, part.id])
@@ -145,12 +149,15 @@ def draw_component(game: Game, component_id: str, opts: PrintOptions
                    ) -> tuple[int, list[CollisionWarning]] | list[Problem]:
     """Draw a component in memory; return (faces and pages drawn, warnings), or the problems
     that stopped it."""
+    from .build import pages_within_limit
     from .components import RENDERERS
     from .render import DrawError
 
     part = game.part(component_id)
     try:
+        limits.check_clock()
         rendered = RENDERERS[part.kind](game, part, opts)
+        pages_within_limit(game, component_id, rendered.total_pages or len(rendered.pages))
     except PrintshopError as exc:
         return exc.problems
     except Exception as exc:  # only the kinds drawing_problem knows are the user's doing
