@@ -201,6 +201,13 @@ def test_validate_writes_nothing(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_validate_keeps_to_the_builds_limits():
+    result = CliRunner().invoke(main, ["validate", "--project", str(EXAMPLE),
+                                       "--limit", "max_cards=10"])
+    assert result.exit_code == 1
+    assert "over the limit max_cards = 10" in result.output
+
+
 # The built-in games
 
 GAMES = ["civilizations-cards", "cvlizations", "deity", "playing-gods", "pocketciv"]
