@@ -28,6 +28,7 @@ class CollisionWarning:
 
     game: str
     component: str
+    template: str
     where: tuple[str, ...]
     collision: Collision
 
@@ -35,7 +36,8 @@ class CollisionWarning:
         places = ", ".join(self.where[:SHOWN_CARDS])
         if len(self.where) > SHOWN_CARDS:
             places += f" and {len(self.where) - SHOWN_CARDS} more"
-        return f"{self.game}/{self.component}: {places}: {self.collision}"
+        return (f"templates/{self.game}/{self.template}: {self.component}, {places}: "
+                f"{self.collision}")
 
 
 @dataclass
@@ -165,9 +167,10 @@ def draw_component(game: Game, component_id: str, opts: PrintOptions
         if problem is None:
             raise
         return [problem]
-    seen: dict[Collision, list[str]] = {}
+    seen: dict[tuple[str, Collision], list[str]] = {}
     drawn = 0
-    for where, fragment, container, clip, edge in _drawings(rendered, opts):
+    for where, template, fragment, container, clip, edge in _drawings(rendered, part.spec,
+                                                                      opts):
         drawn += 1
         try:
             hits = _collisions(fragment, container, clip, edge)
@@ -175,9 +178,9 @@ def draw_component(game: Game, component_id: str, opts: PrintOptions
             return [Problem(f"data/{game.id}/game.yaml", f"{component_id}: {where}: {exc}",
                             ("components", component_id))]
         for hit in hits:
-            seen.setdefault(hit, []).append(where)
-    return drawn, [CollisionWarning(game.id, component_id, tuple(places), hit)
-                   for hit, places in seen.items()]
+            seen.setdefault((template, hit), []).append(where)
+    return drawn, [CollisionWarning(game.id, component_id, template, tuple(places), hit)
+                   for (template, hit), places in seen.items()]
 
 
 _FOUND: dict[tuple, tuple[Collision, ...]] = {}
@@ -193,13 +196,14 @@ def _collisions(fragment: str, container, clip, edge: str) -> tuple[Collision, .
     return _FOUND[key]
 
 
-def _drawings(rendered, opts: PrintOptions):
-    """Yield each face or page a component drew: (where, SVG, container, clip, edge name)."""
+def _drawings(rendered, spec, opts: PrintOptions):
+    """Yield each face or page a component drew: (where, its template, SVG, container, clip,
+    the container's name)."""
     if rendered.faces:
         for key, faces in rendered.faces.items():
             for n, face in enumerate(faces):
-                yield (_place(key, n, len(faces)), face.svg, (0.0, 0.0, face.w, face.h),
-                       _bleed_box(face), _edge(key))
+                yield (_place(key, n, len(faces)), _template(spec, key, n), face.svg,
+                       (0.0, 0.0, face.w, face.h), _bleed_box(face), _edge(key))
         return
     for n, page in enumerate(rendered.pages, 1):
         body = "".join(part for part in page.parts if not isinstance(part, Nested))
@@ -207,7 +211,7 @@ def _drawings(rendered, opts: PrintOptions):
             continue
         m = opts.margin
         area = (m, m, page.width - 2 * m, page.height - 2 * m - LABEL_BAND)
-        yield (f"page {n}", body, area, (0.0, 0.0, page.width, page.height),
+        yield (f"page {n}", spec.template, body, area, (0.0, 0.0, page.width, page.height),
                "the page's printable area")
 
 
@@ -217,6 +221,15 @@ def _place(key: str, n: int, count: int) -> str:
     if key == "pages":
         return f"page {n + 1}"
     return f"card '{key}'" + (" (back)" if n == 1 else " (front)" if count > 1 else "")
+
+
+def _template(spec, key: str, n: int) -> str:
+    """Return the template that drew face ``n`` of ``key`` (a card's, the board, pages)."""
+    if key == "pages":
+        return spec.cover if n == 0 and spec.cover else spec.template
+    if key == "board":
+        return spec.template
+    return spec.back if n == 1 else spec.front
 
 
 def _edge(key: str) -> str:

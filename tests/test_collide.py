@@ -174,7 +174,7 @@ def test_validate_warns_of_colliding_text_and_strict_fails(tmp_path):
     root = _example_with_a_rule_through_the_name(tmp_path)
     result = CliRunner().invoke(main, ["validate", "--project", str(root)])
     assert result.exit_code == 0, result.output
-    assert "warning: lantern-fair/stalls: card '" in result.output
+    assert "warning: templates/lantern-fair/stall.svg.j2: stalls, card '" in result.output
     assert "crosses the edge of <line>" in result.output
     strict = CliRunner().invoke(main, ["validate", "--strict", "--project", str(root)])
     assert strict.exit_code == 1
@@ -216,78 +216,85 @@ GAMES = ["civilizations-cards", "cvlizations", "deity", "playing-gods", "pocketc
 # while five helpers redesign their templates; the test below is to pass once they land.
 KNOWN = {
     "civilizations-cards": [
-        "civilizations-cards/reference: page 2: \"2 gold on the source card, or 1 faith ...\" "
-         "runs into \"both sides take 1 gold\" at (134.0, 162.4) mm",
-        "civilizations-cards/nation-mat: the board: \"left wall\" crosses the edge of <rect> "
-         "(its stroke) at (33.1, 87.5) mm",
-        "civilizations-cards/nation-mat: the board: \"front wall\" crosses the edge of <rect> "
-         "(its stroke) at (67.0, 40.0) mm",
-        "civilizations-cards/nation-mat: the board: \"right wall\" crosses the edge of <rect> "
-         "(its stroke) at (101.9, 88.5) mm",
-        "civilizations-cards/shared-lands-mat: the board: \"coast route · with Sailing, 1 "
-         "reach per ...\" is drawn over by <circle> at (119.1, 9.1) mm",
-        "civilizations-cards/shared-lands-mat: the board: \"coast route · with Sailing, 1 "
-         "reach per ...\" is drawn over by <circle> (its stroke) at (119.0, 8.9) mm",
-        "civilizations-cards/shared-lands-mat: the board: \"left city's wall\" crosses the "
-         "edge of <rect> (its stroke) at (83.5, 87.6) mm",
-        "civilizations-cards/shared-lands-mat: the board: \"third city's wall\" crosses the "
-         "edge of <rect> (its stroke) at (117.5, 40.2) mm",
-        "civilizations-cards/shared-lands-mat: the board: \"right city's wall\" crosses the "
-         "edge of <rect> (its stroke) at (152.8, 87.5) mm",
-        "civilizations-cards/city-state-mat: the board: \"coast route · 1 reach per harbour\" "
-         "is drawn over by <circle> (its stroke) at (98.1, 8.7) mm",
-        "civilizations-cards/city-state-mat: the board: \"left wall\" crosses the edge of "
-         "<rect> (its stroke) at (63.6, 87.5) mm",
-        "civilizations-cards/city-state-mat: the board: \"front wall\" crosses the edge of "
-         "<rect> (its stroke) at (97.5, 40.0) mm",
-        "civilizations-cards/city-state-mat: the board: \"right wall\" crosses the edge of "
-         "<rect> (its stroke) at (132.4, 88.5) mm",
+        "templates/civilizations-cards/reference.svg.j2: reference, page 2: \"2 gold on the "
+        "source card, or 1 faith ...\" runs into \"both sides take 1 gold\" at (134.0, 162.4) "
+        "mm",
+        "templates/civilizations-cards/nation-mat.svg.j2: nation-mat, the board: \"left "
+        "wall\" crosses the edge of <rect> (its stroke) at (33.1, 87.5) mm",
+        "templates/civilizations-cards/nation-mat.svg.j2: nation-mat, the board: \"front "
+        "wall\" crosses the edge of <rect> (its stroke) at (67.0, 40.0) mm",
+        "templates/civilizations-cards/nation-mat.svg.j2: nation-mat, the board: \"right "
+        "wall\" crosses the edge of <rect> (its stroke) at (101.9, 88.5) mm",
+        "templates/civilizations-cards/shared-lands-mat.svg.j2: shared-lands-mat, the board: "
+        "\"coast route · with Sailing, 1 reach per ...\" is drawn over by <circle> at (119.1, "
+        "9.1) mm",
+        "templates/civilizations-cards/shared-lands-mat.svg.j2: shared-lands-mat, the board: "
+        "\"coast route · with Sailing, 1 reach per ...\" is drawn over by <circle> (its "
+        "stroke) at (119.0, 8.9) mm",
+        "templates/civilizations-cards/shared-lands-mat.svg.j2: shared-lands-mat, the board: "
+        "\"left city's wall\" crosses the edge of <rect> (its stroke) at (83.5, 87.6) mm",
+        "templates/civilizations-cards/shared-lands-mat.svg.j2: shared-lands-mat, the board: "
+        "\"third city's wall\" crosses the edge of <rect> (its stroke) at (117.5, 40.2) mm",
+        "templates/civilizations-cards/shared-lands-mat.svg.j2: shared-lands-mat, the board: "
+        "\"right city's wall\" crosses the edge of <rect> (its stroke) at (152.8, 87.5) mm",
+        "templates/civilizations-cards/city-state-mat.svg.j2: city-state-mat, the board: "
+        "\"coast route · 1 reach per harbour\" is drawn over by <circle> (its stroke) at "
+        "(98.1, 8.7) mm",
+        "templates/civilizations-cards/city-state-mat.svg.j2: city-state-mat, the board: "
+        "\"left wall\" crosses the edge of <rect> (its stroke) at (63.6, 87.5) mm",
+        "templates/civilizations-cards/city-state-mat.svg.j2: city-state-mat, the board: "
+        "\"front wall\" crosses the edge of <rect> (its stroke) at (97.5, 40.0) mm",
+        "templates/civilizations-cards/city-state-mat.svg.j2: city-state-mat, the board: "
+        "\"right wall\" crosses the edge of <rect> (its stroke) at (132.4, 88.5) mm",
     ],
     "cvlizations": [
-        "cvlizations/aids: card 'order-aid' (front): \"1 → 3\" runs into \"1 → 2\" at (41.2, "
-         "88.2) mm",
-        "cvlizations/aids: card 'order-aid' (front): \"1 → 2\" runs into \"1 → 1\" at (53.3, "
-         "88.2) mm",
+        "templates/cvlizations/aid.svg.j2: aids, card 'order-aid' (front): \"1 → 3\" runs "
+        "into \"1 → 2\" at (41.2, 88.2) mm",
+        "templates/cvlizations/aid.svg.j2: aids, card 'order-aid' (front): \"1 → 2\" runs "
+        "into \"1 → 1\" at (53.3, 88.2) mm",
     ],
     "deity": [
-        "deity/scoring-pad: page 1: \"sum\" crosses the edge of <rect> (its stroke) at (60.4, "
-         "121.4) mm",
+        "templates/deity/score-pad.svg.j2: scoring-pad, page 1: \"sum\" crosses the edge of "
+        "<rect> (its stroke) at (60.4, 121.4) mm",
     ],
     "playing-gods": [
-        "playing-gods/board: the board: \"MONTARA\" crosses the edge of <ellipse> at (282.6, "
-         "234.5) mm",
-        "playing-gods/board: the board: \"THALASSA\" crosses the edge of <ellipse> at (282.1, "
-         "286.7) mm",
-        "playing-gods/board: the board: \"SOLARIA\" crosses the edge of <ellipse> at (217.9, "
-         "286.7) mm",
-        "playing-gods/board: the board: \"VERDANIA\" crosses the edge of <ellipse> at (217.4, "
-         "234.5) mm",
-        "playing-gods/board: the board: \"VERDANIA\" crosses the edge of <path> at (191.0, "
-         "234.4) mm",
-        "playing-gods/board: the board: \"Game by Benjamin Radford 2-5 players, ...\" is too "
-         "near the edge of <circle> (less than 0.3 mm) at (10.0, 37.4) mm",
-        "playing-gods/board: the board: \"W: draw a Wrath card\" crosses the edge of <circle> "
-         "at (461.5, 12.9) mm",
-        "playing-gods/wrath: card 'earth-mudslide' (back), card 'earth-avalanche' (back), "
-         "card 'earth-earthquake' (back), card 'earth-quicksand' (back) and 24 more: \"WRATH\" "
-         "crosses the edge of <path> at (31.4, 63.9) mm",
-        "playing-gods/wrath: card 'earth-mudslide' (back), card 'earth-avalanche' (back), "
-         "card 'earth-earthquake' (back), card 'earth-quicksand' (back) and 24 more: \"Playing "
-         "Gods\" crosses the edge of <path> at (31.4, 79.1) mm",
-        "playing-gods/conversion: card 'communion' (back), card 'scripture' (back), card "
-         "'afterlife' (back), card 'prosperity' (back) and 7 more: \"CONVERSION\" crosses the "
-         "edge of <path> at (31.5, 63.7) mm",
-        "playing-gods/conversion: card 'communion' (back), card 'scripture' (back), card "
-         "'afterlife' (back), card 'prosperity' (back) and 7 more: \"Playing Gods\" crosses "
-         "the edge of <path> at (31.4, 79.1) mm",
+        "templates/playing-gods/board.svg.j2: board, the board: \"MONTARA\" crosses the edge "
+        "of <ellipse> at (282.6, 234.5) mm",
+        "templates/playing-gods/board.svg.j2: board, the board: \"THALASSA\" crosses the edge "
+        "of <ellipse> at (282.1, 286.7) mm",
+        "templates/playing-gods/board.svg.j2: board, the board: \"SOLARIA\" crosses the edge "
+        "of <ellipse> at (217.9, 286.7) mm",
+        "templates/playing-gods/board.svg.j2: board, the board: \"VERDANIA\" crosses the edge "
+        "of <ellipse> at (217.4, 234.5) mm",
+        "templates/playing-gods/board.svg.j2: board, the board: \"VERDANIA\" crosses the edge "
+        "of <path> at (191.0, 234.4) mm",
+        "templates/playing-gods/board.svg.j2: board, the board: \"Game by Benjamin Radford "
+        "2-5 players, ...\" is too near the edge of <circle> (less than 0.3 mm) at (10.0, "
+        "37.4) mm",
+        "templates/playing-gods/board.svg.j2: board, the board: \"W: draw a Wrath card\" "
+        "crosses the edge of <circle> at (461.5, 12.9) mm",
+        "templates/playing-gods/wrath-back.svg.j2: wrath, card 'earth-mudslide' (back), card "
+        "'earth-avalanche' (back), card 'earth-earthquake' (back), card 'earth-quicksand' "
+        "(back) and 24 more: \"WRATH\" crosses the edge of <path> at (31.4, 63.9) mm",
+        "templates/playing-gods/wrath-back.svg.j2: wrath, card 'earth-mudslide' (back), card "
+        "'earth-avalanche' (back), card 'earth-earthquake' (back), card 'earth-quicksand' "
+        "(back) and 24 more: \"Playing Gods\" crosses the edge of <path> at (31.4, 79.1) mm",
+        "templates/playing-gods/conversion-back.svg.j2: conversion, card 'communion' (back), "
+        "card 'scripture' (back), card 'afterlife' (back), card 'prosperity' (back) and 7 "
+        "more: \"CONVERSION\" crosses the edge of <path> at (31.5, 63.7) mm",
+        "templates/playing-gods/conversion-back.svg.j2: conversion, card 'communion' (back), "
+        "card 'scripture' (back), card 'afterlife' (back), card 'prosperity' (back) and 7 "
+        "more: \"Playing Gods\" crosses the edge of <path> at (31.4, 79.1) mm",
     ],
     "pocketciv": [
-        "pocketciv/advances: card 'city-of-atlantis' (front): \"The chosen City becomes this "
-         "Wonder and ...\" crosses the edge of <path> at (31.5, 63.9) mm",
-        "pocketciv/advances: card 'great-wall-of-solitude' (front): \"Visitations aimed at "
-         "its Region pass ...\" crosses the edge of <path> at (31.5, 63.9) mm",
-        "pocketciv/tracking: page 1: \"Lost at Upkeep unless you own Coinage.\" crosses the "
-         "edge of <line> at (109.9, 40.0) mm",
+        "templates/pocketciv/advance.svg.j2: advances, card 'city-of-atlantis' (front): \"The "
+        "chosen City becomes this Wonder and ...\" crosses the edge of <path> at (31.5, 63.9) "
+        "mm",
+        "templates/pocketciv/advance.svg.j2: advances, card 'great-wall-of-solitude' (front): "
+        "\"Visitations aimed at its Region pass ...\" crosses the edge of <path> at (31.5, "
+        "63.9) mm",
+        "templates/pocketciv/tracking.svg.j2: tracking, page 1: \"Lost at Upkeep unless you "
+        "own Coinage.\" crosses the edge of <line> at (109.9, 40.0) mm",
     ],
 }
 
