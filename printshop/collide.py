@@ -337,22 +337,11 @@ class _Walk:
 
     def recorder(self, el, style: dict, alpha: float):
         """Return what draws one element alone, as it is placed now, onto a recording."""
-        matrix, clip = self.tracker.get_matrix(), self.clip
+        paint = self.painter(el, style, alpha)
 
         def draw():
             surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
-            ctx = _Context(surface)
-            ctx.set_font_options(_UNHINTED)
-            x0, y0, x1, y1 = clip
-            ctx.rectangle(x0, y0, x1 - x0, y1 - y0)
-            ctx.clip()
-            ctx.set_matrix(matrix)
-            if alpha < 1:
-                ctx.push_group()
-            render._draw(ctx, el, style)
-            if alpha < 1:
-                ctx.pop_group_to_source()
-                ctx.paint_with_alpha(alpha)
+            paint(_Context(surface), 0, 0)
             return surface
         return draw
 
