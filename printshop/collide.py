@@ -445,10 +445,11 @@ def _em(ctx, text_el, style: dict) -> float:
 
 
 def _device_box(ctx, extents) -> tuple[float, float, float, float]:
-    """Return the device-space box around a user-space box."""
+    """Return the device-space box around a user-space box (x0, y0, x1, y1)."""
+    xx, yx, xy, yy, dx, dy = ctx.get_matrix().as_tuple()
     x0, y0, x1, y1 = extents
-    corners = [ctx.user_to_device(x, y) for x in (x0, x1) for y in (y0, y1)]
-    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    xs = [xx * x + xy * y + dx for x in (x0, x1) for y in (y0, y1)]
+    ys = [yx * x + yy * y + dy for x in (x0, x1) for y in (y0, y1)]
     return min(xs), min(ys), max(xs), max(ys)
 
 
