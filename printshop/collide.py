@@ -232,10 +232,11 @@ class _Walk:
                   and k not in ("style", "opacity")}
         layers = []
         if tag != "line" and style.get("fill", "black") != "none":
-            layers.append(("", {**style, "stroke": "none"}))
+            layers.append((_painted(name, "fill", style.get("fill", "black")),
+                           {**style, "stroke": "none"}))
         if style.get("stroke", "none") != "none" and \
                 render._num(style.get("stroke-width"), 1.0) > 0:
-            layers.append((" (its stroke)" if layers else "", {**style, "fill": "none"}))
+            layers.append((_painted(name, "stroke", style["stroke"]), {**style, "fill": "none"}))
         if not layers:
             return
         ctx, pen = self.tracker, self.pen
@@ -244,7 +245,7 @@ class _Walk:
         upright = ctx.get_matrix()[1] == 0 and ctx.get_matrix()[2] == 0
         render._shape(pen, tag, attrib)
         boxes = []
-        for suffix, layer in layers:
+        for _, layer in layers:
             if layer.get("fill") == "none":
                 ctx.set_line_width(render._num(style.get("stroke-width"), 1.0))
                 ctx.set_line_cap(render._CAPS.get(style.get("stroke-linecap", "butt"),
@@ -259,14 +260,14 @@ class _Walk:
         pen.restore()
         plain = (tag == "rect" and not el.get("rx") and not el.get("ry") and upright
                  and alpha == 1 and render._num(style.get("fill-opacity"), 1.0) == 1)
-        for (suffix, layer), box in zip(layers, boxes):
+        for (named, layer), box in zip(layers, boxes):
             box = _intersect(box, self.clip)
             if box[2] <= box[0] or box[3] <= box[1]:
                 continue
             alone = ElementTree.Element(el.tag, attrib)
             draw = self.recorder(alone, layer, alpha)
             filled = layer.get("fill") != "none"
-            self.drawing.marks.append(_Ink(self.order, name + suffix, box, draw,
+            self.drawing.marks.append(_Ink(self.order, named, box, draw,
                                            plain and filled, inside[0] if filled else None,
                                            None if filled else inside[1]))
 
@@ -435,6 +436,12 @@ def _name(el, tag: str, names: tuple) -> str:
         own += f' class="{el.get("class")}"'
     own += ">"
     return f"{own} in {names[-1]}" if names and own == f"<{tag}>" else own
+
+
+def _painted(name: str, paint: str, value: str) -> str:
+    """Return an element's name with the paint of one of its layers: <rect stroke="#222">."""
+    head, _, rest = name.partition(">")
+    return f'{head} {paint}="{value}">{rest}'
 
 
 def _em(ctx, text_el, style: dict) -> float:

@@ -179,7 +179,8 @@ def draw_component(game: Game, component_id: str, opts: PrintOptions
                             ("components", component_id))]
         for hit in hits:
             seen.setdefault((template, hit), []).append(where)
-    return drawn, [CollisionWarning(game.id, component_id, template, tuple(places), hit)
+    cards = len(rendered.faces) if part.cards else 0
+    return drawn, [CollisionWarning(game.id, component_id, template, _every(places, cards), hit)
                    for (template, hit), places in seen.items()]
 
 
@@ -221,6 +222,15 @@ def _place(key: str, n: int, count: int) -> str:
     if key == "pages":
         return f"page {n + 1}"
     return f"card '{key}'" + (" (back)" if n == 1 else " (front)" if count > 1 else "")
+
+
+def _every(places: list[str], cards: int) -> tuple[str, ...]:
+    """Return the places of a warning, or "every card's back" (front) when it is on all."""
+    if cards > 1 and len(places) == cards:
+        for side in ("back", "front"):
+            if all(p.endswith(f"({side})") for p in places):
+                return (f"every card's {side} ({cards} cards)",)
+    return tuple(places)
 
 
 def _template(spec, key: str, n: int) -> str:
