@@ -63,7 +63,8 @@ def test_a_dot_touching_text_is_too_near():
     dot = '<circle cx="7.7" cy="23" r="0.5" fill="#f8f2e4"/>'
     hits = collisions(DARK + dot + words("Game by someone", 8, 20, size=10, color="#fff"),
                       CARD, BLEED, "the card's trim")
-    assert [(c.how, c.what) for c in hits] == [("is too near the edge of", '<circle fill="#f8f2e4">')]
+    assert [(c.how, c.what) for c in hits] == [("is too near the edge of",
+                                                '<circle fill="#f8f2e4">')]
     assert "less than 0.3 mm" in str(hits[0])
 
 
