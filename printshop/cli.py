@@ -169,39 +169,40 @@ class _ValidateCommand(click.Command):
         return super().invoke(ctx)
 
 
-@main.command(cls=_ValidateCommand, short_help="Check games against their schema and rules.",
+@main.command(cls=_ValidateCommand, short_help="Check games: schema, rules, and every face "
+              "drawn in memory.",
               epilog="`printshop validate map FILE...` checks PocketCiv map files instead.")
 @click.argument("games", nargs=-1)
 @click.option("--explain", is_flag=True,
               help="Print each game's fact table (data/GAME/facts.yaml) with each rule's status.")
+@click.option("--strict", is_flag=True,
+              help="Fail (exit 1) on warnings too: text that collides with other text, a "
+                   "shape or the edge of its card or page.")
 @project_option
-def validate(games, project_dir, explain):
-    """Check GAMES (default: every game) against their data schema and rules."""
-    from .build import load_games
-    from .facts import describe, explain as explain_facts, load_facts
+@limit_option
+def validate(games, project_dir, explain, strict, limit_items):
+    """Check GAMES (default: every game) against their data schema and rules, and draw every
+    face and page in memory (nothing is written): template errors and text that does not fit
+    are errors, text that collides is a warning."""
+    from .limits import Limits
     from .project import Project
-    from .rules import rule_ids, validate as run_rules
+    from .validate import validate_games
 
     try:
-        loaded = load_games(Project.open(project_dir), games)
+        checks = validate_games(Project.open(project_dir), games, explain,
+                                bounds=Limits().with_values(limit_items))
     except PrintshopError as exc:
         _fail(exc)
-    problems = []
-    for game in loaded:
-        found = run_rules(game)
-        problems.extend(found)
-        if not found:
-            _echo(f"{game.id}: ok ({len(rule_ids(game))} rules)")
-        if explain:
-            try:
-                facts = load_facts(game.data_dir, game.id)
-            except PrintshopError as exc:
-                _fail(exc)
-            _echo(f"{game.id}: fact table, {len(facts)} facts")
-            for line in describe(explain_facts(facts, found)):
-                _echo(line)
+    for check in checks:
+        for line in check.lines():
+            _echo(line)
+    problems = [p for check in checks for p in check.problems]
     if problems:
         _fail(PrintshopError(problems, "validation failed"))
+    warned = sum(len(check.warnings) for check in checks)
+    if strict and warned:
+        _echo(f"{warned} warning{'s' if warned != 1 else ''}, failing under --strict", err=True)
+        sys.exit(1)
 
 
 def validate_map_files(files):
