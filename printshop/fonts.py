@@ -188,7 +188,8 @@ def game_font(root: Path, rel: str, label: str) -> str:
                 font.save(out)
             except (TTLibError, KeyError, AssertionError, ValueError, struct_error,
                     IndexError, TypeError) as exc:
-                raise PrintshopError(Problem(label, f"not a font printshop can read ({exc})"))
+                raise PrintshopError(Problem(label, f"not a font printshop can read ({exc})")) \
+                    from None
             fd, tmp = tempfile.mkstemp(prefix=family, dir=path.parent)
             with os.fdopen(fd, "wb") as fh:
                 fh.write(out.getvalue())

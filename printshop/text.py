@@ -159,11 +159,11 @@ def _bidi_levels(text: str) -> list[int] | None:
     storage = uba.get_empty_storage()
     storage["base_level"] = uba.get_base_level(text)
     storage["base_dir"] = ("L", "R")[storage["base_level"]]
-    uba.get_embedding_levels(text, storage)
-    uba.explicit_embed_and_overrides(storage)
-    uba.resolve_weak_types(storage)
-    uba.resolve_neutral_types(storage)
-    uba.resolve_implicit_levels(storage)
+    uba.get_embedding_levels(text, storage, False, False)
+    uba.explicit_embed_and_overrides(storage, False)
+    uba.resolve_weak_types(storage, False)
+    uba.resolve_neutral_types(storage, False)
+    uba.resolve_implicit_levels(storage, False)
     chars = storage["chars"]
     if len(chars) != len(text):   # explicit embeddings removed: keep the paragraph's level
         return [storage["base_level"]] * len(text)
@@ -574,11 +574,14 @@ def icon_svg(fragment: str, x: float, y: float, size: float, color: str | None =
                   f'{fill}>{fragment}</g>')
 
 
-def text_width(text: str, size: float, font: str = "body", weight: str = "normal") -> float:
+def text_width(text: str, size: float, font: str = "body", weight: str = "normal",
+               fonts_by_name: dict[str, str] | None = None) -> float:
     """Return the width in mm of a single line of plain text at ``size`` points, shaped."""
     if not text:
         return 0.0
-    family = fonts.resolve_family(font)
+    game_fonts = fonts_by_name or {}
+    family = fonts.resolve_family(game_fonts.get(font, font))
     levels = _bidi_levels(str(text))
     return sum(p.width for p in _segments(str(text), family, weight,
-                                          tuple(levels) if levels else None)) * size * PT
+                                          tuple(levels) if levels else None,
+                                          tuple(game_fonts.values()))) * size * PT
