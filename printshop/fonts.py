@@ -66,6 +66,11 @@ def resolve_family(name: str) -> str:
     return family
 
 
+def files(family: str) -> dict[str, str]:
+    """Return a family's font files by weight (a game's font: its checked copy, absolute)."""
+    return FAMILIES.get(family) or GAME_FAMILIES[family]
+
+
 @dataclass(frozen=True)
 class FaceMetrics:
     """Advance widths and vertical metrics of one font face, in em units."""
@@ -119,8 +124,8 @@ def write_metrics(file: str) -> None:
 @lru_cache(maxsize=None)
 def face(family: str, weight: str = "normal") -> FaceMetrics:
     """Return the metrics of a shipped face (a weight the family lacks: its normal face)."""
-    files = FAMILIES[resolve_family(family)]
-    return _face_file(files.get(weight) or files["normal"])
+    by_weight = files(resolve_family(family))
+    return _face_file(by_weight.get(weight) or by_weight["normal"])
 
 
 @lru_cache(maxsize=None)
@@ -141,8 +146,8 @@ def shaper(family: str, weight: str = "normal"):
     """Return (HarfBuzz font, units per em) for a face (a weight the family lacks: normal)."""
     import uharfbuzz as hb
 
-    files = FAMILIES[resolve_family(family)]
-    path = FONT_DIR / (files.get(weight) or files["normal"])   # absolute for a game's font
+    by_weight = files(resolve_family(family))
+    path = FONT_DIR / (by_weight.get(weight) or by_weight["normal"])  # a game's: absolute
     face = hb.Face(hb.Blob.from_file_path(str(path)))
     return hb.Font(face), face.upem
 
@@ -158,6 +163,7 @@ def space_glyph(family: str, weight: str = "normal") -> int:
 # a family name made of their content's hash: the name the SVG carries finds the same bytes in
 # any process (a worker, a later build drawing a cached page), and two games' fonts never clash.
 GAME_FONT_PREFIX = "ps-"
+GAME_FAMILIES: dict[str, dict[str, str]] = {}
 
 
 def _game_font_dir() -> Path:
@@ -177,7 +183,7 @@ def game_font(root: Path, rel: str, label: str) -> str:
     data = read_project_file(root, rel, current().max_font_bytes, label, "max_font_bytes")
     family = GAME_FONT_PREFIX + hashlib.sha256(data).hexdigest()[:16]
     path = _game_font_dir() / (family + ".ttf")
-    if family not in FAMILIES:
+    if family not in GAME_FAMILIES:
         if not path.is_file():
             try:
                 font = TTFont(BytesIO(data))
@@ -212,13 +218,13 @@ def _rename(font, family: str) -> None:
 
 def _add_game_family(family: str, path: Path) -> None:
     """Make a checked copy of a game's font known to the shaper, the metrics and cairo."""
-    FAMILIES[family] = {"normal": str(path)}
+    GAME_FAMILIES[family] = {"normal": str(path)}
     _fontconfig_add(str(path))
 
 
 def known_family(family: str) -> bool:
     """Say whether a family is shipped or a game's font checked in this or an earlier build."""
-    if family in FAMILIES:
+    if family in FAMILIES or family in GAME_FAMILIES:
         return True
     if family.startswith(GAME_FONT_PREFIX) and family[len(GAME_FONT_PREFIX):].isalnum():
         path = _game_font_dir() / (family + ".ttf")

@@ -325,12 +325,25 @@ def _set_paragraph(words: list[Word], width: float, indent: float, align: str,
             lines = balanced
     if len(lines) >= 3 and len(lines[-1].words) == 1 and lines[-1].words[0].text and \
             not _is_cjk(lines[-1].words[0].text):
-        for share in REBALANCE_STEPS:
-            tried = _fill(words, width * share, indent)
-            if len(tried) == len(lines) and len(tried[-1].words) >= 2:
-                return tried
-            if len(tried) > len(lines):
-                break
+        lines = _no_lone_last_word(words, lines, width, indent)
+    return lines
+
+
+def _no_lone_last_word(words: list[Word], lines: list[Line], width: float,
+                       indent: float) -> list[Line]:
+    """Give a paragraph's last line a second word: the one before it, brought down if the
+    line then fits, else a narrower measure that keeps the number of lines."""
+    before, last = lines[-2], lines[-1]
+    if len(before.words) >= 2:
+        moved = Line((before.words[-1],) + last.words, last.indent)
+        if moved.width <= width + 1e-9:
+            return lines[:-2] + [Line(before.words[:-1], before.indent), moved]
+    for share in REBALANCE_STEPS:
+        tried = _fill(words, width * share, indent)
+        if len(tried) == len(lines) and len(tried[-1].words) >= 2:
+            return tried
+        if len(tried) > len(lines):
+            break
     return lines
 
 
@@ -355,7 +368,7 @@ def _hyphenator(lang: str | None, family: str):
             first = _shape(head + "-", piece.family, piece.weight, False)
             if first.width <= room:
                 rest = _shape(tail, piece.family, piece.weight, False)
-                return [Word((first,), first.width, 0.0, 0, ""),
+                return [Word((first,), first.width, 0.0, 0, head + "-"),
                         Word((rest,), rest.width, word.space, word.space_level, tail)]
         return None
     return split
