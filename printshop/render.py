@@ -503,11 +503,13 @@ class _Pen:
 @lru_cache(maxsize=8192)
 def _glyph_run(text: str, placed: str) -> tuple:
     """Return (utf8, glyphs, clusters, backward) for cairo from a run's text and its
-    ``data-glyphs`` ("id:character:x[:dy] ..."): clusters map the text's characters to the
+    ``data-glyphs`` ("id:x" or "id:character:x[:dy] ..."): clusters map the text's characters to the
     glyphs drawing them (a ligature, a joined Arabic letter, a mark on its base)."""
     glyphs, chars = [], []
-    for token in placed.split():
+    for k, token in enumerate(placed.split()):
         parts = token.split(":")
+        if len(parts) == 2:               # the glyph of the character at its own index
+            parts = [parts[0], str(k), parts[1]]
         if len(parts) not in (3, 4):
             raise Unsupported(f"{GLYPHS_ATTR} entry {token[:20]!r}")
         glyphs.append((int(parts[0]), float(parts[2]),

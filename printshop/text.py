@@ -508,8 +508,11 @@ class _Run:
         text = "".join(self.parts[k][0] for k in order)
         placed = [(g, start[k] + c, gx, gy) for k, (_, glyphs) in enumerate(self.parts)
                   for g, c, gx, gy in glyphs]
-        tokens = [f"{g}:{c}:{_fmt(gx, 4)}" + (f":{_fmt(-gy, 4)}" if gy else "")
-                  for g, c, gx, gy in placed]
+        # "id:x" when a glyph draws the character of its own index (most do), else
+        # "id:character:x", and ":dy" after that for a glyph raised or lowered (a mark).
+        tokens = [f"{g}:{_fmt(gx, 4)}" if c == k and not gy else
+                  f"{g}:{c}:{_fmt(gx, 4)}" + (f":{_fmt(-gy, 4)}" if gy else "")
+                  for k, (g, c, gx, gy) in enumerate(placed)]
         attrs = f' font-family="{self.family}"' if self.family != family else ""
         attrs += ' font-weight="bold"' if self.weight == "bold" else ""
         if not self.rtl and placed:
