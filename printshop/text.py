@@ -334,7 +334,7 @@ def _no_lone_last_word(words: list[Word], lines: list[Line], width: float,
     """Give a paragraph's last line a second word: the one before it, brought down if the
     line then fits, else a narrower measure that keeps the number of lines."""
     before, last = lines[-2], lines[-1]
-    if len(before.words) >= 2:
+    if len(before.words) >= 2 and before.words[-1].space:   # not half of a hyphenated word
         moved = Line((before.words[-1],) + last.words, last.indent)
         if moved.width <= width + 1e-9:
             return lines[:-2] + [Line(before.words[:-1], before.indent), moved]
