@@ -33,6 +33,10 @@ class Canvas:
             setattr(self, name, partial(getattr(_lib, "cairo_" + name), pointer))
         self._pointer = pointer
         self._extents = _ffi.new("cairo_text_extents_t *")
+        # cairo 1.16 rounds glyphs to whole pixels on an image: there they are filled as
+        # outlines, placed exactly (a PDF keeps real glyphs, and so its text layer).
+        self._outlines = _lib.cairo_surface_get_type(_lib.cairo_get_target(pointer)) == \
+            _lib.CAIRO_SURFACE_TYPE_IMAGE
 
     def transform(self, matrix: cairocffi.Matrix) -> None:
         """Apply a matrix after the current transformation."""
@@ -50,6 +54,25 @@ class Canvas:
     def show_text(self, text: str) -> None:
         """Draw text at the current point with the current font and source."""
         _lib.cairo_show_text(self._pointer, text.encode("utf-8"))
+
+    def show_text_glyphs(self, utf8: bytes, glyphs: tuple, clusters: tuple,
+                         backward: bool) -> None:
+        """Draw placed glyphs (id, x, y) with the text they show, cluster by cluster (bytes,
+        glyphs), so the PDF's text layer reads that text."""
+        cglyphs = _ffi.new("cairo_glyph_t[]", len(glyphs))
+        for k, (index, x, y) in enumerate(glyphs):
+            cglyphs[k].index, cglyphs[k].x, cglyphs[k].y = index, x, y
+        if self._outlines:
+            _lib.cairo_new_path(self._pointer)
+            _lib.cairo_glyph_path(self._pointer, cglyphs, len(glyphs))
+            _lib.cairo_set_fill_rule(self._pointer, _lib.CAIRO_FILL_RULE_WINDING)
+            _lib.cairo_fill(self._pointer)
+            return
+        cclusters = _ffi.new("cairo_text_cluster_t[]", len(clusters))
+        for k, (num_bytes, num_glyphs) in enumerate(clusters):
+            cclusters[k].num_bytes, cclusters[k].num_glyphs = num_bytes, num_glyphs
+        _lib.cairo_show_text_glyphs(self._pointer, utf8, len(utf8), cglyphs, len(glyphs),
+                                    cclusters, len(clusters), 1 if backward else 0)
 
     def x_advance(self, text: str) -> float:
         """Return how far drawing ``text`` moves the current point along x."""

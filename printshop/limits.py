@@ -27,6 +27,7 @@ class Limits:
     total_render_seconds: float = 600.0   # drawing the whole build
     max_file_bytes: int = 8 * 1024 * 1024     # one data file, manifest, icon set or template
     max_image_bytes: int = 10 * 1024 * 1024   # one picture embedded with image()
+    max_font_bytes: int = 16 * 1024 * 1024    # one font a game brings (style: fonts:)
 
     def with_values(self, items: list[str] | tuple[str, ...]) -> "Limits":
         """Return these limits with NAME=VALUE items applied; refuse unknown names and values."""

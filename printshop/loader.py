@@ -176,15 +176,37 @@ def folder_outside(folder: GameFolder) -> None:
                                          "project"))
 
 
-def _check_fonts(manifest: Manifest, doc: Document, problems: Problems) -> None:
-    """Report a style font that printshop does not ship (templates would fail on it later)."""
-    known = list(fonts.ALIASES) + list(fonts.FAMILIES)
+def _check_fonts(manifest: Manifest, doc: Document, problems: Problems,
+                 data_dir: Path | None = None) -> None:
+    """Report a style font that is neither shipped nor the game's own, a game font that cannot
+    be read, and hyphenation in a language without patterns."""
+    known = list(fonts.ALIASES) + list(fonts.FAMILIES) + list(manifest.style.fonts)
     for key in ("title_font", "body_font"):
         name = getattr(manifest.style, key)
         if name not in known:
             path = ("style", key)
             problems.add(doc.file, f"unknown font {short(name)}; printshop ships only "
                          f"{', '.join(known)}", path, doc.line(path))
+    for name, rel in manifest.style.fonts.items():
+        path = ("style", "fonts", name)
+        if name in fonts.ALIASES or name in fonts.FAMILIES:
+            problems.add(doc.file, f"the font name {short(name)} is printshop's own; choose "
+                         "another", path, doc.line(path))
+            continue
+        try:
+            fonts.game_font(data_dir, rel, f"{doc.file}: style.fonts.{name}")
+        except PrintshopError as exc:
+            for problem in exc.problems:
+                problems.add(doc.file, problem.message, path, doc.line(path))
+    lang = manifest.style.hyphenate
+    if lang:
+        import pyphen
+
+        if not pyphen.language_fallback(lang):
+            path = ("style", "hyphenate")
+            problems.add(doc.file, f"no hyphenation patterns for {short(lang)}; printshop has "
+                         "them for languages such as en, en_GB, de_DE, fr, es, nl", path,
+                         doc.line(path))
 
 
 def _check_names(manifest, doc, problems: Problems) -> None:
@@ -250,7 +272,7 @@ def load_game(folder: GameFolder) -> Game:
     except ValidationError as exc:
         raise PrintshopError(validation_problems(exc, doc)) from None
     _check_enums(manifest, doc, problems)
-    _check_fonts(manifest, doc, problems)
+    _check_fonts(manifest, doc, problems, folder.data_dir)
     _check_names(manifest, doc, problems)
     for i, rule in enumerate(manifest.rules):
         if isinstance(rule, CheckSpec) and rule.component and rule.component not in \

@@ -15,9 +15,13 @@ from xml.etree import ElementTree
 
 import cairocffi as cairo
 
-from . import colours
+from . import colours, fonts
 from .canvas import Canvas
-from .text import RUN_CLASS
+from .text import GLYPHS_ATTR, RUN_CLASS
+
+# Shaped runs name glyphs by their index in the shipped font files: cairo must find those files
+# (and no same-named system font) before it first draws text in this process.
+fonts.use_shipped_fonts()
 
 SVG = "{http://www.w3.org/2000/svg}"
 SHAPES = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path"}
@@ -476,6 +480,60 @@ class _Pen:
             self.ctx.show_text(text)
         return x + width
 
+    def show_glyphs(self, text: str, placed: str, y: float, style: dict,
+                    opacity: float) -> None:
+        """Draw a shaped run: its glyphs where the layout placed them, with its text."""
+        fill = colour(style.get("fill", "black"))
+        if fill is None:
+            return
+        family = style.get("font-family", "DejaVu Sans Condensed")
+        if not fonts.known_family(family.split(",")[0].strip("'\" ")):
+            raise Unsupported(f"font {family!r}")
+        self.use(style)
+        paint = (*fill, _num(style.get("fill-opacity"), 1.0) * opacity)
+        if paint != self.paint:
+            self.ctx.set_source_rgba(*paint)
+            self.paint = paint
+        utf8, glyphs, clusters, backward = _glyph_run(text, placed)
+        if glyphs:
+            self.ctx.show_text_glyphs(utf8, tuple((g, gx, y + gy) for g, gx, gy in glyphs),
+                                      clusters, backward)
+
+
+@lru_cache(maxsize=8192)
+def _glyph_run(text: str, placed: str) -> tuple:
+    """Return (utf8, glyphs, clusters, backward) for cairo from a run's text and its
+    ``data-glyphs`` ("id:x" or "id:character:x[:dy] ..."): clusters map the text's characters to the
+    glyphs drawing them (a ligature, a joined Arabic letter, a mark on its base)."""
+    glyphs, chars = [], []
+    for k, token in enumerate(placed.split()):
+        parts = token.split(":")
+        if len(parts) == 2:               # the glyph of the character at its own index
+            parts = [parts[0], str(k), parts[1]]
+        if len(parts) not in (3, 4):
+            raise Unsupported(f"{GLYPHS_ATTR} entry {token[:20]!r}")
+        glyphs.append((int(parts[0]), float(parts[2]),
+                       float(parts[3]) if len(parts) == 4 else 0.0))
+        chars.append(int(parts[1]))
+    utf8 = text.encode("utf-8")
+    if not glyphs:
+        return utf8, (), (), False
+    backward = len(chars) > 1 and chars[0] > chars[-1]
+    order = chars[::-1] if backward else chars
+    clusters = []
+    if all(a <= b for a, b in zip(order, order[1:])) and order[0] == 0 and \
+            order[-1] < len(text) and all(0 <= c for c in order):
+        starts = sorted(set(order))
+        counts = {c: 0 for c in starts}
+        for c in order:
+            counts[c] += 1
+        for k, c in enumerate(starts):
+            end = starts[k + 1] if k + 1 < len(starts) else len(text)
+            clusters.append((len(text[c:end].encode("utf-8")), counts[c]))
+    else:   # glyphs that do not follow the text: one cluster, the text still whole
+        clusters, backward = [(len(utf8), len(glyphs))], False
+    return utf8, tuple(glyphs), tuple(clusters), backward
+
 
 def _text(ctx, el, style: dict, opacity: float) -> None:
     x, y = _num(el.get("x")), _num(el.get("y"))
@@ -487,6 +545,10 @@ def _text(ctx, el, style: dict, opacity: float) -> None:
         runs = list(el)
         for i, run in enumerate(runs):
             x, y = _num(run.get("x"), x), _num(run.get("y"), y)
+            placed = run.get(GLYPHS_ATTR)
+            if placed is not None and run.text:
+                pen.show_glyphs(run.text, placed, y, _style(run, style), opacity)
+                continue
             if run.text:
                 then = i + 1 < len(runs) and runs[i + 1].get("x") is None
                 x = pen.show(run.text, x, y, _style(run, style), opacity, then)
@@ -632,6 +694,9 @@ def _check(root) -> None:
                 raise Unsupported("text content other than a flat tspan")
             if el.get("class") == RUN_CLASS and any((c.tail or "").strip() for c in el):
                 raise Unsupported("text between runs")
+            for child in el:
+                if child.get(GLYPHS_ATTR) is not None:
+                    _check_glyphs(child, el)
         if el is root:
             _check_element(el, tag, True)
             continue
@@ -641,6 +706,18 @@ def _check(root) -> None:
             if len(_FINE) >= FINE_KEPT:
                 _FINE.clear()
             _FINE[key] = True
+
+
+def _check_glyphs(run, text) -> None:
+    """Refuse a shaped run whose glyphs cannot be read or whose font is not one printshop
+    shaped with (glyph ids mean nothing in another font)."""
+    family = run.get("font-family") or text.get("font-family") or ""
+    if not fonts.known_family(family.split(",")[0].strip("'\" ")):
+        raise Unsupported(f"shaped text in the font {family[:40]!r}")
+    try:
+        _glyph_run(run.text or "", run.get(GLYPHS_ATTR))
+    except (ValueError, OverflowError):
+        raise Unsupported(f"{GLYPHS_ATTR} that is not glyphs") from None
 
 
 def _check_element(el, tag: str, is_root: bool) -> None:
@@ -664,8 +741,8 @@ def _check_element(el, tag: str, is_root: bool) -> None:
     for name, value in el.attrib.items():
         if "url(" in value or name.endswith("}href") or name == "href":
             raise Unsupported("reference")
-        if name in _UNSUPPORTED_ATTRS:
-            raise Unsupported(name)
+        if name in _UNSUPPORTED_ATTRS and not (name == "dx" and GLYPHS_ATTR in el.attrib):
+            raise Unsupported(name)   # a shaped run's dx (for other readers) is not drawn
         if name in ("fill", "stroke"):
             colour(value)
         elif name in _LENGTHS and not is_root:

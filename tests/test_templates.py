@@ -85,9 +85,9 @@ def test_a_remembered_text_box_is_the_text_box_for_its_exact_arguments(env):
 def test_the_remembered_text_boxes_stay_within_their_bound(env, monkeypatch):
     from printshop.templates import Remembered
 
-    monkeypatch.setattr(Remembered, "KEPT", 30_000)    # results up to 300 characters kept
+    monkeypatch.setattr(Remembered, "KEPT", 60_000)    # results up to 600 characters kept
     text = env("").globals["text"]
     for n in range(400):
-        assert len(text(f"Line {n} of the rules", 2, 3, 40, 8)) < 300
-        assert text.chars == sum(map(len, text.kept.values())) <= 30_000
+        assert len(text(f"Line {n} of the rules", 2, 3, 40, 8)) < 600
+        assert text.chars == sum(map(len, text.kept.values())) <= 60_000
     assert 0 < len(text.kept) < 400

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
+from .. import fonts
 from ..geometry import PrintOptions
 from ..impose import Face, Item, Page
 from ..ink import low_ink
@@ -36,15 +37,19 @@ class Renderer(Protocol):
 
 
 @lru_cache(maxsize=16)
-def _env_for(game_id: str, dirs: tuple, icon_items: tuple):
-    return make_environment(list(dirs), dict(icon_items))
+def _env_for(game_id: str, dirs: tuple, icon_items: tuple, hyphenate: str,
+             game_fonts: tuple):
+    return make_environment(list(dirs), dict(icon_items), hyphenate or None, dict(game_fonts))
 
 
 def environment(game: Game):
     """Return the (cached) template environment of a game, its template helpers loaded."""
     load_plugins([game.id])
+    style = game.manifest.style
+    game_fonts = tuple((name, fonts.game_font(game.data_dir, rel, f"style.fonts.{name}"))
+                       for name, rel in sorted(style.fonts.items()))
     return _env_for(game.id, tuple(str(d) for d in game.template_dirs),
-                    tuple(sorted(game.icons.items())))
+                    tuple(sorted(game.icons.items())), style.hyphenate, game_fonts)
 
 
 def base_context(game: Game, opts: PrintOptions) -> dict:
