@@ -95,6 +95,13 @@ _INVISIBLE = frozenset("\u200b\u200c\u200d\u200e\u200f\u2060\ufe0e\ufe0f")
 _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff]")
 
 
+# Latin, Greek and Cyrillic are set without ligatures: cairo's PDF maps a ligature glyph back
+# through the font's own code point for it ("ﬁ", or Libertine's private U+E049 for "Th"), so a
+# reader would find "goldﬁsh" and "\ue049ieving", not the words. Scripts that need their
+# ligatures (Arabic, Devanagari) keep every feature.
+_NO_LIGATURES = {"liga": False, "clig": False}
+
+
 @lru_cache(maxsize=65536)
 def _shape(text: str, family: str, weight: str, rtl: bool) -> Piece:
     """Shape a run of one face with HarfBuzz (its kerning, ligatures, marks, joining)."""
@@ -105,7 +112,7 @@ def _shape(text: str, family: str, weight: str, rtl: bool) -> Piece:
     buf.add_str(text)
     buf.guess_segment_properties()
     buf.direction = "rtl" if rtl else "ltr"
-    hb.shape(font, buf)
+    hb.shape(font, buf, _NO_LIGATURES if max(text) < "\u0590" else {})
     x, glyphs = 0, []
     for info, pos in zip(buf.glyph_infos, buf.glyph_positions):
         glyphs.append((info.codepoint, info.cluster, (x + pos.x_offset) / upem,

@@ -162,6 +162,35 @@ def test_the_text_layer_reads_multi_word_names_with_their_spaces(tmp_path):
         assert "Jade Valley" in plain
 
 
+def test_every_printed_multi_word_card_name_reads_with_its_spaces(tmp_path):
+    """Every card name of the five games that pypdf reads at all, it reads with its spaces
+    (a name printed "JadeValley" would be found squeezed, and fails)."""
+    from printshop.loader import load_game
+    from printshop.project import Project
+
+    done = subprocess.run([sys.executable, "-m", "printshop.cli", "build", "--out",
+                           str(tmp_path), "--quiet"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    spaced, squeezed = 0, []
+    for folder in Project.open(None).games():
+        game = load_game(folder)
+        for part in game.parts:
+            pdf = tmp_path / game.id / f"{part.id}.pdf"
+            if not part.cards or not pdf.is_file():
+                continue
+            read = " ".join(" ".join(page.extract_text().split())
+                            for page in PdfReader(pdf).pages)
+            for card in part.cards:
+                name = " ".join(card.name.split())
+                if " " not in name:
+                    continue
+                if name in read or name.upper() in read:
+                    spaced += 1
+                elif name.replace(" ", "") in read.replace(" ", ""):
+                    squeezed.append(f"{game.id}/{part.id}: {name}")
+    assert spaced > 50 and not squeezed, squeezed[:10]
+
+
 def test_a_shaped_run_carries_its_text_glyphs_and_dx():
     svg = str(text.text_box("AV To", 0, 0, 80, 10, size=10))
     run = re.search(r'<tspan x="0" y="[\d.]+" dx="([^"]*)" data-glyphs="([^"]*)">AV To<', svg)
