@@ -122,7 +122,9 @@ def _text_extent(el, m):
         text = span.text or ""
         face = fonts.face(span.get("font-family", family), span.get("font-weight", "normal"))
         x, y = _num(span.get("x")), _num(span.get("y"))
-        right = x + face.width(text) * em
+        # A shaped run's kerning is its dx list (text.py): the glyphs sit that much nearer.
+        kerned = sum(_num(d) for d in span.get("dx", "").replace(",", " ").split())
+        right = x + face.width(text) * em + kerned
         for px, py in ((x, y - face.ascent * em), (right, y + face.descent * em),
                        (x, y + face.descent * em), (right, y - face.ascent * em)):
             tx, ty = _apply(m, px, py)
