@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from .geometry import PrintOptions, card_size
 from .models import Game, Part
 from .printrun import (MODES, ComponentPDF, PrintRun, copies_of, plan_run, sentence,
-                       sheets_alone, stock_of)
+                       print_stock, sheets_alone)
 from .project import Project
 
 
@@ -173,6 +173,20 @@ def tools(game: Game, printed: list[Printed], opts: PrintOptions) -> list[str]:
     return ["Tools: " + ", ".join(found)] if found else []
 
 
+def _sheets_in_run(run: PrintRun, component: str) -> int:
+    """Return the sheets of one copy of the print run that hold a component's pages (its
+    own or shared), its assembly diagram aside."""
+    sheets = set()
+    for r in run.runs:
+        for piece in r.pieces:
+            if piece.component != component or piece.assembly:
+                continue
+            for a, b in piece.spans:
+                sheets |= {(n + 1) // 2 if run.duplex else n for n in range(a, b + 1)
+                           if run.labels[n - 1] is not None}
+    return len(sheets)
+
+
 def bill_of_materials(game: Game, components: list[ComponentPDF], opts: PrintOptions,
                       run: PrintRun | None = None) -> Bom:
     """Return the bill of materials from a game, its rendered components and its print run."""
@@ -185,12 +199,15 @@ def bill_of_materials(game: Game, components: list[ComponentPDF], opts: PrintOpt
         if c.kind == "board":
             pages = _tiles(c.pages, c.sides)  # the assembly diagram is read, not cut out
         how = modes.get(c.component, "one-sided")
-        sheets = math.ceil(pages / 2) if MODES[how].two_sided else pages
-        stock = stock_of(part)
+        sheets = _sheets_in_run(run, c.component) or (
+            math.ceil(pages / 2) if MODES[how].two_sided else pages)
+        stock = print_stock(part, opts)
         advice = "; ".join(a for a in (stock.advice, f"glue onto {stock.mount}"
                                        if stock.mount else "") if a)
-        if opts.backs == "fold" and part.kind in ("deck", "tokens") and part.spec.back:
-            advice = "; ".join(a for a in (advice, "score each fold before folding") if a)
+        if opts.backs == "fold" and part.kind in ("deck", "tokens") and part.spec.back \
+                and stock.mount:
+            advice = "; ".join(a for a in (advice, "cut each sheet on the dashed line and "
+                                           "glue the halves either side of the board") if a)
         printed.append(Printed(c.component, c.name, c.kind, f"{c.component}.pdf", c.pages,
                                sheets, how, c.note, stock.key, advice, c.cut,
                                copies_of(game, part)))
@@ -246,8 +263,8 @@ def bom_text(bom: Bom) -> str:
         out += [f"    {p}" for p in pieces]
     out += ["", "Paper and card:"]
     out += [f"  {_plural(n, 'sheet')} of {stock}" for stock, n in bom.stock()]
-    out += ["", f"Each component also has a PDF of its own: "
-                f"{_plural(len(bom.printed), 'file')}"]
+    out += ["", f"Each component also has a PDF of its own "
+                f"({_plural(len(bom.printed), 'file')}); in the print-and-play file it takes:"]
     fwidth = max(len(p.file) for p in bom.printed)
     for p in bom.printed:
         how = p.how
@@ -256,8 +273,8 @@ def bom_text(bom: Bom) -> str:
         copies = f" x {p.copies}" if p.copies > 1 else ""
         pages = _plural(p.pages, 'page')
         if p.kind == "board" and p.pages > p.sheets and p.how != "two-sided":
-            pages += f" ({_plural(p.sheets, 'tile')} and the assembly diagram)"
-        out.append(f"  {p.file:<{fwidth}}  {pages:>9} on "
+            pages += " (the last the assembly diagram)"
+        out.append(f"  {p.file:<{fwidth}}  {pages:>9}, printed on "
                    f"{_plural(p.sheets, 'sheet') + copies:<14}  {how:<9}  {p.stock}")
     notes = [(p.name, p.advice) for p in bom.printed if p.advice]
     if notes:

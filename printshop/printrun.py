@@ -70,6 +70,22 @@ def stock_of(part: Part) -> Stock:
     return Stock(key, sentence(advice), " ".join(spec.mount.split()))
 
 
+# Folded in two, a card is twice its paper: 300 gsm card folds into 600 gsm, which cracks.
+FOLD_STOCK = Stock("160 gsm paper", "Folded in two it makes a card of about 320 gsm; score "
+                   "each fold with a bone folder (or a blunt knife) and a ruler before folding")
+
+
+def print_stock(part: Part, opts: PrintOptions) -> Stock:
+    """Return what a component prints on with these options: in fold mode, cards and tokens
+    that print their backs beside their fronts (and are not glued onto board) go on paper
+    that folds into card."""
+    stock = stock_of(part)
+    if opts.backs == "fold" and opts.layout == "sheet" and part.kind in ("deck", "tokens") \
+            and part.spec.back and not stock.mount:
+        return Stock(FOLD_STOCK.key, FOLD_STOCK.advice, stock.mount)
+    return stock
+
+
 def max_players(players: str) -> int:
     """Return the largest player count a manifest's players line allows ("2-5" -> 5)."""
     counts = [int(n) for n in re.findall(r"\d+", players or "")]
@@ -462,7 +478,7 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions,
 
     for c in components:
         part = game.part(c.component)
-        stock = stock_of(part)
+        stock = print_stock(part, opts)
         copies = copies_of(game, part)
         if part.kind in ("deck", "tokens") and opts.layout == "sheet" and c.items:
             mode, backs = card_mode(part, c.items, opts)
