@@ -442,14 +442,27 @@ def impose_booklet(faces: list[Face], opts: PrintOptions, title: str) -> list[Pa
     return pages
 
 
+def label_text(label: str, number: int, total: int, width: float) -> str:
+    """Return the label with its page number, shortened to fit ``width`` at 6 pt: the last
+    notes go first, then the names in it are cut short."""
+    tail = f" · page {number} of {total}"
+    parts = label.split(" · ")
+    while len(parts) > 3 and textmod.text_width(" · ".join(parts) + tail, 6) > width:
+        parts.pop(-1)
+    text = " · ".join(parts)
+    while len(text) > 12 and textmod.text_width(text + "…" + tail, 6) > width:
+        text = text[:-1]
+    return text + ("…" if text != " · ".join(parts) else "") + tail
+
+
 def label_svg(page: Page, number: int, total: int) -> str:
     """Return the page label (game, component, page n of m) for the bottom margin."""
     if not page.label:
         return ""
-    text = f"{page.label} · page {number} of {total}"
+    text = label_text(page.label, number, total, page.width - 11.0)
     y = 5.2 if page.label_top else page.height - 5.0 - 4.2
-    return str(textmod.text_box(text, 5.0, y, page.width - 10.0, 4.0, size=7, color="#666", align="center",
-                                wrap=False))
+    return str(textmod.text_box(text, 5.0, y, page.width - 10.0, 4.0, size=7, color="#666",
+                                align="center", wrap=False))
 
 
 def page_svg(page: Page, number: int, total: int, parts: list | None = None) -> str:

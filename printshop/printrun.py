@@ -399,13 +399,15 @@ SIDE_WORDS = {"front": "fronts", "back": "backs", "fold": "fold on the dashed li
               "assembly": "assembly diagram", "tile": "board tile"}
 
 
-def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str]) -> list[str | None]:
+def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str], opts: PrintOptions
+                ) -> list[str | None]:
     """Return each page's label: the game, what is on the page, which of its sheets, the
-    side and how it prints (None for empty backs and pages labelled otherwise)."""
+    side and how it prints (None for empty backs, booklet pages and card-size pages)."""
+    from .tiles import tile_plan
     name = game.manifest.name
     pages: list[tuple | None] = [None] * plan.pages
-    pages[0] = ((name,), "cover", "", "")
-    pages[1] = ((name,), "contents", "", "")
+    pages[0] = ((name,), "cover", "", "", 0)
+    pages[1] = ((name,), "contents", "", "", 1)
     at = plan.contents_pages + int(plan.blank_after_contents)
     for run in plan.runs:
         for s in run.sources:
@@ -417,7 +419,8 @@ def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str]) -> list[str 
                 page = drawn[k] if drawn else None
                 owners = page.owners if page is not None and page.owners else (s.name,)
                 side = page.side if page is not None else (s.sides[k] if s.sides else "sheet")
-                pages[at] = (owners, side, s.mode, s.component or "")
+                index = s.indexes[k] if s.indexes else k
+                pages[at] = (owners, side, s.mode, s.component or "", index)
                 at += 1
     counts: dict[tuple, int] = {}
     numbered: list[tuple | None] = []
@@ -425,7 +428,7 @@ def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str]) -> list[str 
         if info is None or info[1] in ("cover", "contents"):
             numbered.append(None)
             continue
-        owners, side, mode, component = info
+        owners, side, mode, component, _ = info
         key = (owners, side == "tile", side == "assembly")
         if not (MODES[mode].two_sided and side == "back"):
             counts[key] = counts.get(key, 0) + 1
@@ -435,12 +438,16 @@ def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str]) -> list[str 
         if info is None:
             labels.append(None)
             continue
-        owners, side, mode, component = info
+        owners, side, mode, component, index = info
         if side in ("cover", "contents"):
             labels.append(f"{name} · {side}")
             continue
-        if component and game.part(component).kind == "booklet":
-            labels.append(None)   # its pages fill the sheet: the book numbers its own
+        part = game.part(component) if component else None
+        if part is not None and (part.kind == "booklet" or opts.layout == "single" and
+                                 part.kind in ("deck", "tokens")):
+            # A booklet's pages fill the sheet and number themselves; a card-size page
+            # for a print shop is all card.
+            labels.append(None)
             continue
         key, k = num
         noun = "shared sheet" if len(owners) > 1 else "tile" if side == "tile" else "sheet"
@@ -453,6 +460,11 @@ def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str]) -> list[str 
             words.append(MODES[mode].label.format(mount=mounts.get(component) or "board"))
         total = counts[key]
         which = f"{noun} {k} of {total}" if total > 1 else noun if noun != "sheet" else ""
+        if side == "tile" and part is not None and total > 1:
+            # The tile's own name, as the assembly diagram shows it.
+            tiles = tile_plan(*part.spec.size, opts, part.spec.overlap)
+            which = f"tile {tiles.tiles[index].name} of {tiles.cols} x {tiles.rows}"
+            words = ["join as the assembly diagram shows"] + words
         if side == "assembly":
             which, words = "", ["assembly diagram"] + words[1:]
         labels.append(" · ".join(t for t in [name, _names(owners), which] + words if t))
@@ -559,7 +571,7 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions,
                 mount = next((mounts[p.component] for p in run.pieces
                               if p.mode == mode and mounts.get(p.component)), "board")
                 run.advice.append(sentence(MODES[mode].how.format(mount=mount)))
-    plan.labels = page_labels(game, plan, mounts)
+    plan.labels = page_labels(game, plan, mounts, opts)
     return plan
 
 

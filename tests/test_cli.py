@@ -181,8 +181,9 @@ def test_build_closes_with_a_summary_and_names_unchanged_files(tmp_path):
     assert first.exit_code == 0, first.output
     lines = first.output.strip().splitlines()
     assert sum(line.startswith("wrote ") for line in lines) == 4
-    assert lines[-1] == (f"4 files written in {tmp_path}; the print-and-play files hold 6 pages "
-                         "on 3 sheets (1 of 250-300 gsm card, 1 of 300 gsm card, 1 of plain "
+    # The cover sheet counts, and one-sided pages have empty backs (the file prints duplex).
+    assert lines[-1] == (f"4 files written in {tmp_path}; the print-and-play files hold 8 pages "
+                         "on 4 sheets (1 of 250-300 gsm card, 1 of 300 gsm card, 2 of plain "
                          "paper)")
     again = run("build", "--project", str(EXAMPLE), "--out", str(tmp_path))
     lines = again.output.strip().splitlines()
