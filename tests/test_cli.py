@@ -190,7 +190,7 @@ def test_build_closes_with_a_summary_and_names_unchanged_files(tmp_path):
     assert not any(line.startswith("wrote ") for line in lines)
     assert sum(line.startswith("unchanged ") for line in lines) == 4
     assert lines[-1].startswith("0 files written, 4 unchanged in ")
-    assert "6 pages on 3 sheets" in lines[-1]
+    assert "8 pages on 4 sheets" in lines[-1]
 
 
 def test_quiet_prints_nothing_but_errors(tmp_path):
