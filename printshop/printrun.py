@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .geometry import PrintOptions
-from .impose import Item, Page, cards_per_sheet, deck_sheets
+from .impose import Item, Page, cards_per_sheet, deck_names, deck_sheets
 from .models import Game, Part
 
 # What a component prints on when its manifest names no stock.
@@ -396,7 +396,7 @@ def _with_empty_backs(sources: list[Source]) -> tuple[list[Source], int]:
 
 
 SIDE_WORDS = {"front": "fronts", "back": "backs", "fold": "fold on the dashed line, glue, cut",
-              "assembly": "assembly diagram", "tile": "board tile"}
+              "assembly": "assembly diagram"}
 
 
 def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str], opts: PrintOptions
@@ -404,6 +404,7 @@ def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str], opts: PrintO
     """Return each page's label: the game, what is on the page, which of its sheets, the
     side and how it prints (None for empty backs, booklet pages and card-size pages)."""
     from .tiles import tile_plan
+
     name = game.manifest.name
     pages: list[tuple | None] = [None] * plan.pages
     pages[0] = ((name,), "cover", "", "", 0)
@@ -451,11 +452,11 @@ def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str], opts: PrintO
             continue
         key, k = num
         noun = "shared sheet" if len(owners) > 1 else "tile" if side == "tile" else "sheet"
-        words = [] if side == "tile" else [SIDE_WORDS.get(side, "")]
+        words = [SIDE_WORDS.get(side, "")]
         if MODES[mode].two_sided and side == "back":
-            words = [f"backs of page {n}"] if side == "back" else words
+            words = [f"backs of page {n}"]   # n counts from 0: the page before this one
         if plan.duplex and not MODES[mode].two_sided:
-            words.append("back left empty")
+            words.append(MODES["one-sided"].label)
         if mode == "mounted":
             words.append(MODES[mode].label.format(mount=mounts.get(component) or "board"))
         total = counts[key]
@@ -466,14 +467,10 @@ def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str], opts: PrintO
             which = f"tile {tiles.tiles[index].name} of {tiles.cols} x {tiles.rows}"
             words = ["join as the assembly diagram shows"] + words
         if side == "assembly":
-            which, words = "", ["assembly diagram"] + words[1:]
-        labels.append(" · ".join(t for t in [name, _names(owners), which] + words if t))
+            which = ""   # one a board, named by its words
+        labels.append(" · ".join(t for t in [name, deck_names(list(owners)), which] + words
+                                 if t))
     return labels
-
-
-def _names(names: tuple[str, ...]) -> str:
-    return ", ".join(names) if len(names) <= 3 else ", ".join(names[:2]) + \
-        f" and {len(names) - 2} more"
 
 
 def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions,
