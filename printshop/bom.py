@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from .geometry import PrintOptions, card_size
 from .models import Game, Part
-from .printrun import (ComponentPDF, PrintRun, copies_of, plan_run, sentence, sheets_alone,
-                       stock_of)
+from .printrun import (MODES, ComponentPDF, PrintRun, copies_of, plan_run, sentence,
+                       print_stock, sheets_alone)
 from .project import Project
 
 
@@ -26,7 +26,7 @@ class Printed:
     file: str
     pages: int
     sheets: int
-    duplex: bool
+    how: str        # two-sided, one-sided or mounted, as the print run prints it
     note: str
     stock: str
     advice: str
@@ -112,11 +112,12 @@ def cut_step(part: Part, pages: int, opts: PrintOptions, sides: tuple[str, ...] 
 
 
 def sleeves(game: Game) -> list[str]:
-    """Return a line per card size: how many sleeves the game's decks would fill."""
+    """Return a line per card size: how many sleeves the game's decks would fill (decks with
+    a back only: cut-outs and stand-ups without one are not shuffled, so not sleeved)."""
     counts: dict[tuple[float, float], int] = {}
     names: dict[tuple[float, float], str] = {}
     for part in game.parts:
-        if part.kind == "deck":
+        if part.kind == "deck" and part.spec.back and not part.spec.mount:
             size = card_size(part.spec.size)
             counts[size] = counts.get(size, 0) + part.card_count()
             if isinstance(part.spec.size, str):
@@ -124,6 +125,30 @@ def sleeves(game: Game) -> list[str]:
     return [f"Card sleeves (optional): {n} for {w:g} x {h:g} mm"
             f"{f' ({names[(w, h)]})' if (w, h) in names else ''} cards"
             for (w, h), n in counts.items()]
+
+
+def mounting(game: Game, run: PrintRun, paper: str) -> list[str]:
+    """Return what the mounted components are glued onto, with how much, and the glue."""
+    lines, glued = [], []
+    for r in run.runs:
+        for piece in r.pieces:
+            part = game.part(piece.component)
+            mount = part.spec.mount.strip()
+            if not mount or piece.assembly:
+                continue
+            glued.append(part.spec.name)
+            copies = r.copies
+            if part.kind == "board":
+                lines.append(f"{sentence(mount)}: {_plural(copies, 'piece')} for the "
+                             f"{part.spec.name}, glued on after the tiles are joined")
+                continue
+            pages = sum(b - a + 1 for a, b in piece.spans)
+            fronts = pages // (4 if r.duplex else 2)   # fronts and backs, each an empty back
+            lines.append(f"{sentence(mount)}: {_plural(fronts * copies, 'sheet')} of "
+                         f"{paper} size for the {part.spec.name} (both sides glued on)")
+    if glued:
+        lines.append("Glue: a glue stick or spray glue (for " + ", ".join(glued) + ")")
+    return lines
 
 
 def tools(game: Game, printed: list[Printed], opts: PrintOptions) -> list[str]:
@@ -134,9 +159,12 @@ def tools(game: Game, printed: list[Printed], opts: PrintOptions) -> list[str]:
         found.append("scissors or a paper trimmer")
     if any(p.kind == "tokens" and p.spec.shape == "circle" for p in game.parts):
         found.append("a craft knife or a circle punch for the round tokens")
-    folds = opts.backs == "fold" and any(p.kind == "deck" and p.spec.back for p in game.parts)
+    folds = opts.backs == "fold" and any(p.kind in ("deck", "tokens") and p.spec.back
+                                         for p in game.parts)
     tiled = any(p.kind == "board" and p.pages > 1 for p in printed)
     if folds:
+        found.append("a bone folder or a blunt knife and a ruler to score each fold first "
+                     "(folded card is twice as thick)")
         found.append("a glue stick")
     if tiled:
         found.append("tape or glue to join the board tiles")
@@ -145,34 +173,75 @@ def tools(game: Game, printed: list[Printed], opts: PrintOptions) -> list[str]:
     return ["Tools: " + ", ".join(found)] if found else []
 
 
+def _sheets_in_run(run: PrintRun, component: str) -> int:
+    """Return the sheets of one copy of the print run that hold a component's pages (its
+    own or shared), its assembly diagram aside."""
+    sheets = set()
+    for r in run.runs:
+        for piece in r.pieces:
+            if piece.component != component or piece.assembly:
+                continue
+            for a, b in piece.spans:
+                sheets |= {(n + 1) // 2 if run.duplex else n for n in range(a, b + 1)
+                           if run.labels[n - 1] is not None}
+    return len(sheets)
+
+
 def bill_of_materials(game: Game, components: list[ComponentPDF], opts: PrintOptions,
                       run: PrintRun | None = None) -> Bom:
     """Return the bill of materials from a game, its rendered components and its print run."""
     run = run or plan_run(game, components, opts)
+    modes = {p.component: p.mode for r in run.runs for p in r.pieces if not p.assembly}
     printed = []
     for c in components:
         part = game.part(c.component)
         pages = c.pages
         if c.kind == "board":
             pages = _tiles(c.pages, c.sides)  # the assembly diagram is read, not cut out
-        sheets = math.ceil(pages / 2) if c.duplex else pages
-        stock = stock_of(part)
+        how = modes.get(c.component, "one-sided")
+        sheets = _sheets_in_run(run, c.component) or (
+            math.ceil(pages / 2) if MODES[how].two_sided else pages)
+        stock = print_stock(part, opts)
         advice = "; ".join(a for a in (stock.advice, f"glue onto {stock.mount}"
                                        if stock.mount else "") if a)
+        if opts.backs == "fold" and part.kind in ("deck", "tokens") and part.spec.back \
+                and stock.mount:
+            advice = "; ".join(a for a in (advice, "cut each sheet on the dashed line and "
+                                           "glue the halves either side of the board") if a)
         printed.append(Printed(c.component, c.name, c.kind, f"{c.component}.pdf", c.pages,
-                               sheets, c.duplex, c.note, stock.key, advice, c.cut,
+                               sheets, how, c.note, stock.key, advice, c.cut,
                                copies_of(game, part)))
     cut = []
     for c, p in zip(components, printed):
         step = cut_step(game.part(p.component), p.pages, opts, c.sides)
         if p.copies > 1:
-            step = f"print {p.copies} (one per player); " + step
+            why = "one per player" if game.part(p.component).spec.per_player else "the most " \
+                  "a game uses"
+            step = f"print {p.copies} ({why}); " + step
         if step:
             cut.append((p.name, step))
-    get = sleeves(game) + list(game.manifest.provide) + tools(game, printed, opts)
+    paper = "A4" if opts.paper == "a4" else "Letter"
+    get = sleeves(game) + mounting(game, run, paper) + list(game.manifest.provide) \
+        + tools(game, printed, opts)
     return Bom(game.id, game.manifest.name, opts.paper, opts.backs, opts.flip, opts.layout,
                printed, run, cut, [" ".join(str(g).split()) for g in get],
-               sheets_alone(game, components, opts))
+               sheets_alone(game, components, opts, run.setting))
+
+
+def run_lines(run: PrintRun) -> list[tuple[str, str, list[str]]]:
+    """Return each run as the contents page and `printshop bom` both give it: its pages,
+    what to print it on with its sheets, and a line per component on it."""
+    out = []
+    for r in run.runs:
+        pieces = []
+        for piece in r.pieces:
+            where = piece.where("page", "pages", "-")
+            what = "assembly diagram" if piece.assembly else MODES[piece.mode].how.split(":")[0]
+            if not run.duplex and not piece.assembly and piece.mode == "one-sided":
+                what = "one side printed"
+            pieces.append(f"{piece.name} ({where}): {what}")
+        out.append((r.span(), f"{r.instruction()}: {r.sheet_count()}", pieces))
+    return out
 
 
 def bom_text(bom: Bom) -> str:
@@ -187,26 +256,25 @@ def bom_text(bom: Bom) -> str:
     out.append(f"Print {bom.game}-print-and-play.pdf: {_plural(bom.pages, 'page')} on "
                f"{_plural(bom.sheets, 'sheet')} (each component on sheets of "
                f"its own: {_plural(bom.sheets_alone, 'sheet')})")
-    spans = [f"pages {r.first}-{r.last}" if r.last > r.first else f"page {r.first}"
-             for r in bom.run.runs]
-    width = max((len(s) for s in spans), default=0)
-    for r, span in zip(bom.run.runs, spans):
-        copies = f" x {r.copies} (one per player)" if r.copies > 1 else ""
-        out.append(f"  {span:<{width}}  {r.title}: {_plural(r.sheets, 'sheet')}{copies}")
-        for piece in r.pieces:
-            where = piece.where("page", "pages", "-")
-            out.append(f"  {'':<{width}}    {piece.name} ({where})")
+    out.append(f"One printer setting for the whole file: {bom.run.setting}, at 100% scale")
+    out.append(f"  {bom.run.cover_line()}")
+    for span, head, pieces in run_lines(bom.run):
+        out.append(f"  {head}")
+        out += [f"    {p}" for p in pieces]
     out += ["", "Paper and card:"]
     out += [f"  {_plural(n, 'sheet')} of {stock}" for stock, n in bom.stock()]
-    out += ["", f"Each component also has a PDF of its own: "
-                f"{_plural(len(bom.printed), 'file')}"]
+    out += ["", f"Each component also has a PDF of its own "
+                f"({_plural(len(bom.printed), 'file')}); in the print-and-play file it takes:"]
     fwidth = max(len(p.file) for p in bom.printed)
     for p in bom.printed:
-        how = "duplex" if p.duplex else "one-sided"
+        how = p.how
         if bom.layout == "single" and p.kind in ("deck", "tokens"):
             how = "card-size"
         copies = f" x {p.copies}" if p.copies > 1 else ""
-        out.append(f"  {p.file:<{fwidth}}  {_plural(p.pages, 'page'):>9} on "
+        pages = _plural(p.pages, 'page')
+        if p.kind == "board" and p.pages > p.sheets and p.how != "two-sided":
+            pages += " (the last the assembly diagram)"
+        out.append(f"  {p.file:<{fwidth}}  {pages:>9}, printed on "
                    f"{_plural(p.sheets, 'sheet') + copies:<14}  {how:<9}  {p.stock}")
     notes = [(p.name, p.advice) for p in bom.printed if p.advice]
     if notes:

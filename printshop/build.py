@@ -16,7 +16,7 @@ from typing import Callable
 from . import cache, limits
 from .errors import PrintshopError, Problem, Problems
 from .gather import check_games, drawing_problem, load_games
-from .geometry import PrintOptions
+from .geometry import PrintOptions, paper_size
 from .icons import notice
 from .models import Game
 from .printrun import ComponentPDF, PrintRun, items_of
@@ -311,33 +311,66 @@ def plan(build: GameBuild, opts: PrintOptions) -> PrintRun:
     return plan_run(build.game, build.components, opts)
 
 
+def _labels(pages: list, title: str) -> bytes:
+    from .pdf import pages_to_pdf
+
+    return pages_to_pdf(pages, title)
+
+
 def combine(build: GameBuild, opts: PrintOptions, workers, rank: int, ref: GameRef) -> None:
     """Queue the parts of the game's print-and-play PDF (a contents page, then every run of
-    pages) that must be drawn; when the last is, join them all into ``build.combined``. The
-    jobs name the game by ``ref`` (see _LOADED)."""
+    pages, then each page's label) that must be drawn; when the last is, join them all into
+    ``build.combined``. The jobs name the game by ``ref`` (see _LOADED)."""
+    from .impose import Page, mirror_back
+    from .merge import page_sizes
+    from .render import PT_PER_MM
+
     run = build.run
     name = build.game.manifest.name
     pdfs = {c.component: c.pdf for c in build.components}
+    kinds = {c.component: c.kind for c in build.components}
     # The contents page needs what the components are, not their pages or cards (a worker
     # would be sent them all: 25 MB for a deck of 10,000 distinct cards).
     listed = [replace(c, pdf=b"", items=None) for c in build.components]
     drawings = {"contents": (_contents_page, (ref, listed, run, opts)),
                 "blank": (_blank_page, (ref, opts))}
+    paper = paper_size(opts.paper)
     parts: list[list] = [["Cover", "contents", [0]], ["Contents", "contents", [1]]]
+    shapes: list[tuple[float, float, bool]] = [(*paper, False)] * 2   # each page: w, h, top
+    sizes: dict[str, list] = {}
     if run.blank_after_contents:
         parts.append([None, "blank", None])
+        shapes.append((*paper, False))
     for r in run.runs:
         title = f"Pages {r.first}-{r.last}: {r.title}"
         for source in r.sources:
             if source.blank:
                 parts.append([title, "blank", None])
+                shapes.append((*paper, False))
             elif source.pages:
                 drawings[len(parts)] = (_shared_sheets, (source.pages, f"{name} — {r.title}"))
                 parts.append([title, len(parts), None])
+                shapes += [(p.width, p.height, p.label_top) for p in source.pages]
             else:
                 parts.append([title, pdfs[source.component], source.indexes])
+                if source.component not in sizes:
+                    sizes[source.component] = [(w / PT_PER_MM, h / PT_PER_MM) for w, h in
+                                               page_sizes(pdfs[source.component])]
+                for k, i in enumerate(source.indexes):
+                    w, h = sizes[source.component][i]
+                    side = source.sides[k] if k < len(source.sides) else ""
+                    # A card sheet's backs mirrored top to bottom take the label band's
+                    # place: their label is at the top (impose_sheets).
+                    top = source.laid[k].label_top if k < len(source.laid) else \
+                        side == "back" and kinds[source.component] in ("deck", "tokens") \
+                        and mirror_back(0, 0, 0, 0, w, h, opts)[1] != 0
+                    shapes.append((w, h, top))
             title = None
-    needed = {part[1] for part in parts if not isinstance(part[1], bytes)}
+    labels = run.labels
+    drawings["labels"] = (_labels, ([Page(w, h, [], label=labels[n] or "", label_top=top)
+                                     for n, (w, h, top) in enumerate(shapes)],
+                                    f"{name} — labels"))
+    needed = {part[1] for part in parts if not isinstance(part[1], bytes)} | {"labels"}
     made: dict = {}
 
     def part_done(which, pdf: bytes) -> None:
@@ -346,7 +379,9 @@ def combine(build: GameBuild, opts: PrintOptions, workers, rank: int, ref: GameR
             from .merge import merge
 
             build.combined = merge([(t, p if isinstance(p, bytes) else made[p], i)
-                                    for t, p, i in parts], f"{name} — print and play")
+                                    for t, p, i in parts], f"{name} — print and play",
+                                   (made["labels"], [n if labels[n] else None
+                                                     for n in range(len(labels))]))
 
     for which in [w for w in drawings if w in needed]:
         fn, args = drawings[which]

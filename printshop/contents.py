@@ -3,7 +3,7 @@ keeps duplex fronts on odd pages; both drawn from the bill of materials and the 
 
 from __future__ import annotations
 
-from .bom import Bom, bill_of_materials
+from .bom import Bom, bill_of_materials, run_lines
 from .geometry import LABEL_BAND, PrintOptions, paper_size
 from .icons import credits
 from .impose import Page
@@ -23,27 +23,27 @@ def _laid_lines(lines: list[str], width: float, size: float = 8.5) -> int:
 
 
 def contents_rows(bom: Bom, width: float = 180.0) -> list[dict]:
-    """Return one row per run of pages: where, how to print, and what it holds."""
+    """Return one row per run of pages: where, what to print it on, and what it holds (the
+    lines `printshop bom` prints, with each component's cutting and stock notes)."""
     printed = {p.component: p for p in bom.printed}
     cut = dict(bom.cut)
-    rows = []
-    for r in bom.run.runs:
+    rows = [{"span": f"1–{bom.run.contents_pages}", "pages": bom.run.contents_pages,
+             "head": bom.run.cover_line(), "lines": [], "height": 6 + LINE, "duplex": True}]
+    for r, (_, head, pieces) in zip(bom.run.runs, run_lines(bom.run)):
         span = f"{r.first}–{r.last}" if r.last > r.first else f"{r.first}"
-        head = f"{r.instruction()} · {r.sheets} sheet{'s' if r.sheets != 1 else ''}"
         lines = list(r.advice)
-        for piece in r.pieces:
+        for piece, said in zip(r.pieces, pieces):
             p = printed.get(piece.component)
-            where = piece.where("p.", "pp.", "–")
             notes = [cut.get(p.name, "") if p else "", p.advice if p else ""]
             if piece.assembly:
                 notes = ["how the tiles join; one copy is enough"]
-            # Sentences: the cut, then the stock's advice, each after the first capitalised.
-            said = [n.rstrip(".") for n in notes if n]
-            detail = ". ".join(said[:1] + [sentence(n) for n in said[1:]])
-            lines.append(f"**{piece.name}** ({where})" + (f": {detail}." if detail else ""))
+            # Sentences: the cut, then the stock's advice, each capitalised.
+            notes = [sentence(n.rstrip(".")) for n in notes if n]
+            name, _, rest = said.partition(" (")
+            lines.append(f"**{name}** ({rest}" + "".join(f". {n}" for n in notes) + ".")
         height = 6 + _laid_lines(lines, width * 0.82) * LINE
         rows.append({"span": span, "pages": r.pages, "head": head, "lines": lines,
-                     "height": height, "duplex": r.mode.startswith("duplex")})
+                     "height": height, "duplex": r.duplex})
     return rows
 
 
@@ -51,9 +51,9 @@ def needs(bom: Bom) -> list[str]:
     """Return the 'you will also need' lines: the paper and card, then everything else."""
     stock = ", ".join(f"{n} sheet{'s' if n != 1 else ''} of {s}" for s, n in bom.stock())
     saved = bom.sheets_alone - bom.sheets
-    if saved > 0:
-        stock += (f" ({bom.sheets} in all; printed one component at a time they would take "
-                  f"{bom.sheets_alone})")
+    stock += f" ({bom.sheets} in all" + (
+        f"; printed one component at a time they would take {bom.sheets_alone})"
+        if saved > 0 else ")")
     return [f"Paper and card: {stock}"] + bom.get
 
 
@@ -91,6 +91,7 @@ def contents_pdf(build, opts: PrintOptions) -> bytes:
            "rows": rows, "table_h": top, "provide": provide, "area": area,
            "blank": any(s.blank for r in bom.run.runs for s in r.sources)
            or bom.run.blank_after_contents,
+           "setting": bom.run.setting,
            "options": {"paper": opts.paper.upper() if opts.paper == "a4" else "Letter",
                        "backs": opts.backs, "layout": opts.layout, "flip": opts.flip,
                        "bleed": opts.bleed},
@@ -155,5 +156,5 @@ def blank_pdf(game, opts: PrintOptions) -> bytes:
     env = make_environment([SHARED_TEMPLATES], {})
     ctx = {"game": {"name": game.manifest.name}, "area": area, "style": _style(game)}
     body = render(env, "blank.svg.j2", ctx, f"the blank page of {game.id}")
-    page = Page(w, h, [body], side="blank", label=f"{game.manifest.name} · intentionally blank")
+    page = Page(w, h, [body], side="blank")
     return pages_to_pdf([page], f"{game.manifest.name} — blank page")

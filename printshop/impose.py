@@ -17,6 +17,7 @@ MARK_MAX = 5.0      # longest crop mark
 MARK_MIN = 2.0      # shorter than this and the mark is left out
 MARK_STROKE = 0.2
 SLUG = 8.0          # room for crop marks around a one-card page
+EDGE = 5.0          # nothing is drawn nearer the paper's edge: home printers cannot print there
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class Page:
     trim_box: tuple | None = None
     bleed_box: tuple | None = None
     label_top: bool = False
+    owners: tuple[str, ...] = ()   # the components whose cards are on it (card sheets)
 
 
 def _f(v: float) -> str:
@@ -280,8 +282,7 @@ def impose_sheets(items: list[Item], opts: PrintOptions, title: str, marks: str 
         pages.append(front)
         if has_backs:
             dx, dy = opts.back_offset
-            back = Page(w, h, side="back",
-                        label=f"{title} · backs (print duplex, flip on {opts.flip} edge)")
+            back = Page(w, h, side="back", label=f"{title} · backs")
             # Mirrored top to bottom, the cards take the front's label band: label the top.
             back.label_top = mirror_back(0, 0, 0, 0, w, h, opts)[1] != 0
             for item, p in zip(chunk, front.placements):
@@ -309,12 +310,14 @@ def deck_sheets(items: list[Item], owners: list[str], opts: PrintOptions, game: 
     per_sheet = sum(1 for p in pages[0].placements if p.side == "front")
     step = 2 if any(p.side == "back" for p in pages) else 1
     sheets = sheets or -(-len(items) // per_sheet)
-    sides = {"front": "fronts", "back": f"backs (print duplex, flip on {opts.flip} edge)",
-             "fold": "fold, glue, cut"}
+    # The backs are mirrored to sit behind the fronts, whether the sheet prints double-sided
+    # or its backs are glued on behind the fronts (mounted tokens).
+    sides = {"front": "fronts", "back": "backs", "fold": "fold, glue, cut"}
     noun = "shared sheet" if len(set(owners)) > 1 else "sheet"
     for index, page in enumerate(pages):
         sheet = index // step
         on = list(dict.fromkeys(owners[sheet * per_sheet:(sheet + 1) * per_sheet]))
+        page.owners = tuple(on)
         page.label = f"{game} · {deck_names(on)} · {noun} {first_sheet + sheet + 1} of " \
                      f"{sheets} {sides[page.side]}"
     return pages
@@ -404,13 +407,17 @@ def saddle_order(n_pages: int) -> list[tuple[int | None, int | None]]:
 
 
 def impose_booklet(faces: list[Face], opts: PrintOptions, title: str) -> list[Page]:
-    """Impose booklet pages two-up on landscape paper in saddle-stitch order."""
+    """Impose booklet pages two-up on landscape paper in saddle-stitch order, for the flip
+    the whole file prints with: on a long-edge flip each sheet's second side is drawn turned
+    half round, so that it reads the right way up when the folded sheet is turned like a
+    page (a landscape sheet turned over its long edge comes up upside down)."""
     pw, ph = paper_size(opts.paper)
     w, h = ph, pw  # landscape
     half = w / 2
     pages = []
     for n, (left, right) in enumerate(saddle_order(len(faces))):
         page = Page(w, h, side="front" if n % 2 == 0 else "back")
+        turned = page.side == "back" and opts.flip == "long"
         for slot, index in ((0, left), (1, right)):
             if index is None:
                 continue
@@ -418,25 +425,44 @@ def impose_booklet(faces: list[Face], opts: PrintOptions, title: str) -> list[Pa
             scale = min(half / face.w, h / face.h, 1.0)
             x = slot * half + (half - face.w * scale) / 2
             y = (h - face.h * scale) / 2
-            page.parts.append(f'<svg x="{_f(x)}" y="{_f(y)}" width="{_f(face.w * scale)}" '
-                              f'height="{_f(face.h * scale)}" viewBox="0 0 {_f(face.w)} '
-                              f'{_f(face.h)}">{face.svg}</svg>')
-            page.placements.append(Placement(x, y, face.w * scale, face.h * scale, 0.0,
-                                             page.side, str(index + 1)))
-        page.parts.append(_line(half, 2, half, 6, "#999", 0.2))
-        page.parts.append(_line(half, h - 6, half, h - 2, "#999", 0.2))
+            fw, fh = face.w * scale, face.h * scale
+            if turned:   # drawn where the turn puts it, then turned about its own centre
+                x, y = w - x - fw, h - y - fh
+            svg = (f'<svg x="{_f(x)}" y="{_f(y)}" width="{_f(fw)}" height="{_f(fh)}" '
+                   f'viewBox="0 0 {_f(face.w)} {_f(face.h)}">{face.svg}</svg>')
+            if turned:
+                svg = f'<g transform="rotate(180 {_f(x + fw / 2)} {_f(y + fh / 2)})">{svg}</g>'
+            page.parts.append(svg)
+            page.placements.append(Placement(x, y, fw, fh, 0.0, page.side, str(index + 1),
+                                             "turned" if turned else ""))
+        # Fold ticks stay 5 mm clear of the paper's edge, where home printers cannot print.
+        page.parts.append(_line(half, EDGE, half, EDGE + 4, "#999", 0.2))
+        page.parts.append(_line(half, h - EDGE - 4, half, h - EDGE, "#999", 0.2))
         pages.append(page)
     return pages
+
+
+def label_text(label: str, number: int, total: int, width: float) -> str:
+    """Return the label with its page number, shortened to fit ``width`` at 6 pt: the last
+    notes go first, then the names in it are cut short."""
+    tail = f" · page {number} of {total}"
+    parts = label.split(" · ")
+    while len(parts) > 3 and textmod.text_width(" · ".join(parts) + tail, 6) > width:
+        parts.pop(-1)
+    text = " · ".join(parts)
+    while len(text) > 12 and textmod.text_width(text + "…" + tail, 6) > width:
+        text = text[:-1]
+    return text + ("…" if text != " · ".join(parts) else "") + tail
 
 
 def label_svg(page: Page, number: int, total: int) -> str:
     """Return the page label (game, component, page n of m) for the bottom margin."""
     if not page.label:
         return ""
-    text = f"{page.label} · page {number} of {total}"
+    text = label_text(page.label, number, total, page.width - 11.0)
     y = 5.2 if page.label_top else page.height - 5.0 - 4.2
-    return str(textmod.text_box(text, 5.0, y, page.width - 10.0, 4.0, size=7, color="#666", align="center",
-                                wrap=False))
+    return str(textmod.text_box(text, 5.0, y, page.width - 10.0, 4.0, size=7, color="#666",
+                                align="center", wrap=False))
 
 
 def page_svg(page: Page, number: int, total: int, parts: list | None = None) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import zlib
 from dataclasses import dataclass
 
 _REF = re.compile(rb"(\d+) 0 R")
@@ -109,12 +110,142 @@ def _reachable(doc: Document, pages: list[int]) -> list[int]:
     return sorted(seen)
 
 
-def merge(parts: list[tuple], title: str) -> bytes:
+def page_sizes(pdf: bytes) -> list[tuple[float, float]]:
+    """Return each page's size in points, in page order."""
+    doc = parse(pdf)
+    sizes = []
+    for number in doc.pages:
+        box = re.search(rb"/MediaBox\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)",
+                        doc.objects[number])
+        x0, y0, x1, y1 = (float(v) for v in box.groups())
+        sizes.append((x1 - x0, y1 - y0))
+    return sizes
+
+
+def _value_span(body: bytes, key: bytes) -> tuple[int, int]:
+    """Return where the value of ``key`` in a dictionary's text starts and ends."""
+    match = re.search(rb"/" + key + rb"(?=[\s/<\[(])\s*", body)
+    if match is None:
+        raise MergeError(f"no /{key.decode()}")
+    at = match.end()
+    if body.startswith(b"<<", at) or body.startswith(b"[", at):
+        depth, i = 0, at
+        while True:
+            if body.startswith(b"<<", i) or body.startswith(b"[", i):
+                depth += 1
+                i += 2 if body[i:i + 1] == b"<" else 1
+            elif body.startswith(b">>", i) or body.startswith(b"]", i):
+                depth -= 1
+                i += 2 if body[i:i + 1] == b">" else 1
+                if depth == 0:
+                    return at, i
+            else:
+                i += 1
+    ref = re.match(rb"\d+ 0 R|[-\d.]+|/\S+", body[at:])
+    return at, at + ref.end()
+
+
+def _stream(objects: dict[int, bytes], number: int) -> bytes:
+    """Return a stream object's data, decoded when it is deflated."""
+    body = objects[number]
+    head = _dict_part(body)
+    a, b = _value_span(head, b"Length")
+    length = head[a:b]
+    if length.endswith(b"R"):
+        length = objects[int(length.split()[0])]
+    start = _STREAM.search(body).end()
+    data = body[start:start + int(length.strip())]
+    return zlib.decompress(data) if b"/FlateDecode" in head else data
+
+
+def _drop_stream(objects: dict[int, bytes], number: int) -> None:
+    """Remove a stream object and its length, when that is an object of its own."""
+    head = _dict_part(objects.pop(number))
+    a, b = _value_span(head, b"Length")
+    if head[a:b].endswith(b"R"):
+        objects.pop(int(head[a:b].split()[0]), None)
+
+
+def _stream_object(head: bytes, data: bytes) -> bytes:
+    """Return a stream object with ``head``'s entries, holding ``data`` deflated."""
+    packed = zlib.compress(data, 6)
+    return (b"<< " + head + b" /Filter /FlateDecode /Length %d >>\nstream\n" % len(packed)
+            + packed + b"\nendstream")
+
+
+# The page label is the last thing drawn on a page (impose.page_svg): grey text to the end.
+_LABEL = re.compile(rb"0\.4 0\.4 0\.4 rg(?:\s+/\S+\s+gs)?\s+BT\b(?:(?!\bET\b).)*\bET\s*((?:Q\s*)*)$", re.S)
+
+
+def _unlabelled(content: bytes) -> bytes:
+    """Return a page's drawing without the label it was drawn with, when it has one."""
+    at = content.rfind(b"0.4 0.4 0.4 rg")
+    match = _LABEL.match(content, at) if at >= 0 else None
+    if match is None or b"page" not in match.group():
+        return content
+    return content[:at] + match.group(1)
+
+
+def _relabel(objects: dict[int, bytes], kids: list[int], labels: list[int | None],
+             next_number: int) -> int:
+    """Replace each page's label by the drawing of the labels document's page for it: the
+    page is drawn as a form without its old label, and the new label as a form over it. A
+    page taken twice (copies) becomes two pages, each with its own label. Return the next
+    free object number."""
+    forms: dict[int, tuple[int, bytes]] = {}   # page -> (its form, its dictionary)
+
+    def form_of(page: int, strip: bool) -> int:
+        nonlocal next_number
+        body = objects[page]
+        contents = re.search(rb"/Contents\s+(\d+) 0 R", body)
+        if contents is None:
+            raise MergeError("a page without one content stream")
+        data = _stream(objects, int(contents.group(1)))
+        _drop_stream(objects, int(contents.group(1)))   # its data moves into the form
+        if strip:
+            data = _unlabelled(data)
+        a, b = _value_span(body, b"MediaBox")
+        r0, r1 = _value_span(body, b"Resources")
+        number = next_number
+        next_number += 1
+        objects[number] = _stream_object(
+            b"/Type /XObject /Subtype /Form /BBox " + body[a:b] + b" /Resources "
+            + body[r0:r1], data)
+        return number
+
+    for i, (kid, label) in enumerate(zip(kids, labels)):
+        if label is None:
+            continue
+        if kid not in forms:
+            forms[kid] = (form_of(kid, True), objects[kid])
+        form, body = forms[kid]
+        if kid in kids[:i]:   # a copy of a page already relabelled: a page of its own
+            kids[i] = kid = next_number
+            next_number += 1
+        mark = form_of(label, False)
+        draw = next_number
+        next_number += 1
+        data = b"q /P Do Q q /L Do Q\n"
+        objects[draw] = b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+        c0, c1 = _value_span(body, b"Contents")
+        page = body[:c0] + b"%d 0 R" % draw + body[c1:]
+        r0, r1 = _value_span(page, b"Resources")
+        objects[kid] = page[:r0] + b"<< /XObject << /P %d 0 R /L %d 0 R >> >>" % (
+            form, mark) + page[r1:]
+    return next_number
+
+
+def merge(parts: list[tuple], title: str, labels: tuple[bytes, list[int | None]] | None = None
+          ) -> bytes:
     """Join parts into one PDF; the same parts give the same bytes.
 
     A part is (bookmark title, PDF) or (bookmark title or None, PDF, page indexes or None):
-    only the chosen pages are taken, and a part without a title gets no bookmark."""
+    only the chosen pages are taken, and a part without a title gets no bookmark. With
+    ``labels`` (a PDF and, per page joined, the index of its page there or None), each
+    page's own label is replaced by the one drawn on that page of the labels PDF."""
     parts = [tuple(p) + (None,) * (3 - len(p)) for p in parts]
+    if labels is not None:
+        parts.append((None, labels[0], None))
     docs = [parse(pdf) for _, pdf, _ in parts]
     for doc, (_, _, chosen) in zip(docs, parts):
         if chosen is not None:
@@ -147,7 +278,15 @@ def merge(parts: list[tuple], title: str) -> bytes:
             renumbered.append((new, head + body[len(_dict_part(body)):]))
         starts.append(mapping[doc.pages[0]] if doc.pages else 0)
         kids.extend(mapping[p] for p in doc.pages)
-    objects: dict[int, bytes] = {
+    objects: dict[int, bytes] = dict(renumbered)
+    if labels is not None:
+        label_pages = kids[len(kids) - len(docs[-1].pages):]
+        del kids[len(kids) - len(docs[-1].pages):]
+        wanted = [None if j is None else label_pages[j] for j in labels[1]]
+        next_number = _relabel(objects, kids, wanted, next_number)
+        for page in label_pages:   # drawn into the pages now: no longer pages themselves
+            del objects[page]
+    objects.update({
         catalog: b"<< /Type /Catalog /Pages %d 0 R /Outlines %d 0 R /PageMode /UseOutlines >>"
                  % (tree, outlines),
         tree: b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids) +
@@ -155,7 +294,7 @@ def merge(parts: list[tuple], title: str) -> bytes:
         outlines: b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>"
                   % (first_item, first_item + len(marked) - 1, len(marked)),
         info: b"<< /Title " + _text(title) + b" /Creator (printshop) /Producer (printshop) >>",
-    }
+    })
     for i, part in enumerate(marked):
         name, page = parts[part][0], starts[part]
         item = b"<< /Title " + _text(name) + b" /Parent %d 0 R /Dest [%d 0 R /Fit]" % (
@@ -165,7 +304,6 @@ def merge(parts: list[tuple], title: str) -> bytes:
         if i < len(marked) - 1:
             item += b" /Next %d 0 R" % (first_item + i + 1)
         objects[first_item + i] = item + b" >>"
-    objects.update(renumbered)
     out = bytearray(HEADER)
     offsets = {}
     for number in sorted(objects):

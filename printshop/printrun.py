@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .geometry import PrintOptions
-from .impose import Item, Page, cards_per_sheet, deck_sheets
+from .impose import Item, Page, cards_per_sheet, deck_names, deck_sheets
 from .models import Game, Part
 
 # What a component prints on when its manifest names no stock.
@@ -26,6 +26,7 @@ DEFAULT_STOCK = {
     "booklet": "plain paper",
 }
 ASSEMBLY_STOCK = "plain paper"
+COVER_STOCK = "plain paper"
 
 
 @dataclass
@@ -69,6 +70,22 @@ def stock_of(part: Part) -> Stock:
     return Stock(key, sentence(advice), " ".join(spec.mount.split()))
 
 
+# Folded in two, a card is twice its paper: 300 gsm card folds into 600 gsm, which cracks.
+FOLD_STOCK = Stock("160 gsm paper", "Folded in two it makes a card of about 320 gsm; score "
+                   "each fold with a bone folder (or a blunt knife) and a ruler before folding")
+
+
+def print_stock(part: Part, opts: PrintOptions) -> Stock:
+    """Return what a component prints on with these options: in fold mode, cards and tokens
+    that print their backs beside their fronts (and are not glued onto board) go on paper
+    that folds into card."""
+    stock = stock_of(part)
+    if opts.backs == "fold" and opts.layout == "sheet" and part.kind in ("deck", "tokens") \
+            and part.spec.back and not stock.mount:
+        return Stock(FOLD_STOCK.key, FOLD_STOCK.advice, stock.mount)
+    return stock
+
+
 def max_players(players: str) -> int:
     """Return the largest player count a manifest's players line allows ("2-5" -> 5)."""
     counts = [int(n) for n in re.findall(r"\d+", players or "")]
@@ -76,27 +93,33 @@ def max_players(players: str) -> int:
 
 
 def copies_of(game: Game, part: Part) -> int:
-    """Return how many copies of a component a game needs: one per player or one."""
-    return max_players(game.manifest.players) if part.spec.per_player else 1
+    """Return how many copies of a component a game needs at most: one per player, or as
+    many as its manifest says."""
+    return max_players(game.manifest.players) if part.spec.per_player else part.spec.copies
 
 
 @dataclass(frozen=True)
 class Mode:
-    """A way of putting pages through the printer."""
+    """What a component's pages hold behind each other when the file prints whole."""
 
-    rank: int       # runs print in this order
-    duplex: bool
-    how: str
+    rank: int       # runs of these pages come first in this order
+    two_sided: bool  # a back design behind each front (else each page has an empty back)
+    how: str        # the contents page's words for it
+    label: str      # the page label's words for a front
 
 
 MODES = {
-    "duplex-long": Mode(0, True, "duplex, long-edge flip"),
-    "duplex-short": Mode(1, True, "duplex, short-edge flip"),
-    "mounted": Mode(2, False, "single-sided, fronts and backs on separate pages; glue each "
-                              "page of fronts onto board and the page after it onto the "
-                              "other side, lined up on the cut lines, before cutting"),
-    "single": Mode(3, False, "single-sided"),
+    "two-sided": Mode(0, True, "each front with its own back behind it", ""),
+    "mounted": Mode(1, False, "fronts and backs on separate sheets, each with an empty back: "
+                              "glue each sheet of fronts onto {mount} and the sheet of backs "
+                              "after it onto the other side, lined up on the cut lines, "
+                              "before cutting", "glue onto {mount}"),
+    "one-sided": Mode(2, False, "one side printed, the back left empty", "back left empty"),
 }
+
+# The one printer setting of a file, by the flip its two-sided pages were laid out for.
+SETTINGS = {"long": "double-sided, flip on long edge", "short": "double-sided, flip on short edge",
+            "none": "single-sided"}
 
 
 @dataclass
@@ -109,6 +132,7 @@ class Piece:
     # deck whose full sheets come first and whose last cards share sheets with other decks.
     spans: list[tuple[int, int]] = field(default_factory=list)
     assembly: bool = False   # a board's assembly diagram: read while joining, not cut out
+    mode: str = "one-sided"
 
     @property
     def first(self) -> int:
@@ -144,6 +168,8 @@ class Source:
     name: str = ""
     assembly: bool = False
     laid: list[Page] = field(default_factory=list)   # what taken card sheets hold, as imposed
+    mode: str = "one-sided"
+    sides: tuple[str, ...] = ()      # each taken page's side, as its component drew it
 
     @property
     def count(self) -> int:
@@ -152,9 +178,8 @@ class Source:
 
 @dataclass
 class Run:
-    """Pages printed in one go: one stock, one way of printing, one number of copies."""
+    """Pages printed on one stock, one number of copies."""
 
-    mode: str
     stock: str
     copies: int = 1
     title: str = ""
@@ -163,6 +188,7 @@ class Run:
     first: int = 0
     last: int = 0
     advice: list[str] = field(default_factory=list)
+    duplex: bool = True   # the file's setting: two pages a sheet
 
     @property
     def pages(self) -> int:
@@ -171,14 +197,27 @@ class Run:
     @property
     def sheets(self) -> int:
         """Return the sheets of paper one copy of the run takes."""
-        return math.ceil(self.pages / 2) if MODES[self.mode].duplex else self.pages
+        return math.ceil(self.pages / 2) if self.duplex else self.pages
+
+    @property
+    def rank(self) -> int:
+        return min((MODES[s.mode].rank for s in self.sources if not s.blank), default=9)
+
+    def span(self) -> str:
+        return f"pages {self.first}-{self.last}" if self.last > self.first else \
+            f"page {self.first}"
 
     def instruction(self) -> str:
-        """Return what to tell the printer: pages, how, on what, how many copies."""
-        span = f"pages {self.first}-{self.last}" if self.last > self.first else \
-            f"page {self.first}"
-        copies = f", {self.copies} copies (one per player)" if self.copies > 1 else ""
-        return f"Print {span} {MODES[self.mode].how.split(';')[0]}, on {self.stock}{copies}"
+        """Return what to print, on what and how many times (the setting is the file's)."""
+        copies = f", {self.copies} times" if self.copies > 1 else ""
+        return f"Print {self.span()} on {self.stock}{copies}"
+
+    def sheet_count(self) -> str:
+        """Return the sheets this run takes, totalled over its copies."""
+        each = _plural(self.sheets, "sheet")
+        if self.copies > 1:
+            return f"{each} each, {_plural(self.sheets * self.copies, 'sheet')} in all"
+        return each
 
 
 @dataclass
@@ -188,17 +227,36 @@ class PrintRun:
     runs: list[Run]
     contents_pages: int = 2
     blank_after_contents: bool = False
+    setting: str = SETTINGS["long"]
+    labels: list[str | None] = field(default_factory=list)   # each page's label, blanks None
+
+    @property
+    def duplex(self) -> bool:
+        return self.setting != SETTINGS["none"]
 
     @property
     def pages(self) -> int:
         return self.contents_pages + int(self.blank_after_contents) + sum(
             r.pages for r in self.runs)
 
+    def cover_line(self) -> str:
+        """Return the line for the cover and contents pages, as the runs' lines go."""
+        span = f"pages 1-{self.contents_pages}" if self.contents_pages > 1 else "page 1"
+        return f"Print {span} on {COVER_STOCK}: {_plural(self.cover_sheets, 'sheet')} " \
+            "(the cover and these contents)"
+
+    @property
+    def cover_sheets(self) -> int:
+        """Return the sheets of plain paper the cover and the contents page take."""
+        return math.ceil(self.contents_pages / 2) if self.duplex else self.contents_pages
+
     def sheets(self) -> list[tuple[str, int]]:
-        """Return (stock, sheets) over every copy of every run, in the order first used."""
+        """Return (stock, sheets) over every copy of every run and the cover, in the order
+        first used."""
         totals: dict[str, int] = {}
         for r in self.runs:
             totals[r.stock] = totals.get(r.stock, 0) + r.sheets * r.copies
+        totals[COVER_STOCK] = totals.get(COVER_STOCK, 0) + self.cover_sheets
         return list(totals.items())
 
     @property
@@ -225,25 +283,27 @@ def items_of(part: Part, faces: dict) -> list[Item]:
 def card_mode(part: Part, items: list[Item], opts: PrintOptions) -> tuple[str, bool]:
     """Return how a deck's sheets print and whether its backs print at all."""
     backs = opts.backs != "none" and any(i.back for i in items)
-    if part.spec.mount and backs and opts.backs == "duplex":
-        return "mounted", True   # both sides are glued on, even when they look alike
+    if part.spec.mount and backs:
+        # Both sides are glued on, even when they look alike: on sheets of their own when
+        # backs print duplex, beside the fronts (to fold round the board) in fold mode.
+        return ("mounted" if opts.backs == "duplex" else "one-sided"), True
     if identical_sides(items):
         backs = False            # the same drawing twice: one side printed is enough
     if not backs or opts.backs == "fold":
-        return "single", backs
-    return f"duplex-{opts.flip}", True
+        return "one-sided", backs
+    return "two-sided", True
 
 
 def _page_mode(c: ComponentPDF, part: Part, opts: PrintOptions) -> str:
     if part.kind == "booklet":
-        return "duplex-short"
+        return "two-sided"
     if part.kind in ("deck", "tokens") and "back" in c.sides and opts.backs == "duplex":
-        return "mounted" if part.spec.mount else f"duplex-{opts.flip}"  # one card a page
-    if c.duplex and part.kind != "tokens" and opts.layout == "sheet":
-        return "duplex-long" if part.kind == "sheet" else f"duplex-{opts.flip}"
+        return "mounted" if part.spec.mount else "two-sided"  # one card a page
+    if c.duplex and part.kind not in ("tokens", "board") and opts.layout == "sheet":
+        return "two-sided"     # the manifest says its pages are the two sides of one sheet
     if c.duplex and part.spec.mount:
         return "mounted"
-    return "single"
+    return "one-sided"
 
 
 def _plural(n: int, word: str) -> str:
@@ -317,18 +377,117 @@ def _gang(game: Game, members: list[tuple[Part, list[Item], int]], opts: PrintOp
     return sources, [(d["part"], spans[d["part"].id]) for d in decks]
 
 
-def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> PrintRun:
-    """Plan a game's print-and-play file from its rendered components."""
+def _with_empty_backs(sources: list[Source]) -> tuple[list[Source], int]:
+    """Return the sources with an empty page after each of their pages, and the factor that
+    turns a page's offset among them into its offset now (2)."""
+    out = []
+    for s in sources:
+        if s.blank:
+            out.append(s)
+            continue
+        for k in range(s.count):
+            if s.pages:
+                one = replace(s, pages=[s.pages[k]])
+            else:
+                one = replace(s, indexes=[s.indexes[k]], sides=s.sides[k:k + 1],
+                              laid=s.laid[k:k + 1])
+            out += [one, Source(blank=True)]
+    return out, 2
+
+
+SIDE_WORDS = {"front": "fronts", "back": "backs", "fold": "fold on the dashed line, glue, cut",
+              "assembly": "assembly diagram"}
+
+
+def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str], opts: PrintOptions
+                ) -> list[str | None]:
+    """Return each page's label: the game, what is on the page, which of its sheets, the
+    side and how it prints (None for empty backs, booklet pages and card-size pages)."""
+    from .tiles import tile_plan
+
+    name = game.manifest.name
+    pages: list[tuple | None] = [None] * plan.pages
+    pages[0] = ((name,), "cover", "", "", 0)
+    pages[1] = ((name,), "contents", "", "", 1)
+    at = plan.contents_pages + int(plan.blank_after_contents)
+    for run in plan.runs:
+        for s in run.sources:
+            if s.blank:
+                at += 1
+                continue
+            drawn = s.pages or s.laid
+            for k in range(s.count):
+                page = drawn[k] if drawn else None
+                owners = page.owners if page is not None and page.owners else (s.name,)
+                side = page.side if page is not None else (s.sides[k] if s.sides else "sheet")
+                index = s.indexes[k] if s.indexes else k
+                pages[at] = (owners, side, s.mode, s.component or "", index)
+                at += 1
+    counts: dict[tuple, int] = {}
+    numbered: list[tuple | None] = []
+    for n, info in enumerate(pages):
+        if info is None or info[1] in ("cover", "contents"):
+            numbered.append(None)
+            continue
+        owners, side, mode, component, _ = info
+        key = (owners, side == "tile", side == "assembly")
+        if not (MODES[mode].two_sided and side == "back"):
+            counts[key] = counts.get(key, 0) + 1
+        numbered.append((key, counts.get(key, 1)))
+    labels: list[str | None] = []
+    for n, (info, num) in enumerate(zip(pages, numbered)):
+        if info is None:
+            labels.append(None)
+            continue
+        owners, side, mode, component, index = info
+        if side in ("cover", "contents"):
+            labels.append(f"{name} · {side}")
+            continue
+        part = game.part(component) if component else None
+        if part is not None and (part.kind == "booklet" or opts.layout == "single" and
+                                 part.kind in ("deck", "tokens")):
+            # A booklet's pages fill the sheet and number themselves; a card-size page
+            # for a print shop is all card.
+            labels.append(None)
+            continue
+        key, k = num
+        noun = "shared sheet" if len(owners) > 1 else "tile" if side == "tile" else "sheet"
+        words = [SIDE_WORDS.get(side, "")]
+        if MODES[mode].two_sided and side == "back":
+            words = [f"backs of page {n}"]   # n counts from 0: the page before this one
+        if plan.duplex and not MODES[mode].two_sided:
+            words.append(MODES["one-sided"].label)
+        if mode == "mounted":
+            words.append(MODES[mode].label.format(mount=mounts.get(component) or "board"))
+        total = counts[key]
+        which = f"{noun} {k} of {total}" if total > 1 else noun if noun != "sheet" else ""
+        if side == "tile" and part is not None and total > 1:
+            # The tile's own name, as the assembly diagram shows it.
+            tiles = tile_plan(*part.spec.size, opts, part.spec.overlap)
+            which = f"tile {tiles.tiles[index].name} of {tiles.cols} x {tiles.rows}"
+            words = ["join as the assembly diagram shows"] + words
+        if side == "assembly":
+            which = ""   # one a board, named by its words
+        labels.append(" · ".join(t for t in [name, deck_names(list(owners)), which] + words
+                                 if t))
+    return labels
+
+
+def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions,
+             setting: str | None = None) -> PrintRun:
+    """Plan a game's print-and-play file from its rendered components: one printer setting
+    for the whole file (``setting`` chooses it, else the components do)."""
     runs: dict[tuple, Run] = {}
     gangs: dict[tuple, list[tuple[Part, list[Item], int]]] = {}
     by_id = {c.component: c for c in components}
+    mounts = {c.component: stock_of(game.part(c.component)).mount for c in components}
 
-    def run_for(mode: str, stock: str, copies: int) -> Run:
-        return runs.setdefault((mode, stock, copies), Run(mode, stock, copies))
+    def run_for(stock: str, copies: int) -> Run:
+        return runs.setdefault((stock, copies), Run(stock, copies))
 
     for c in components:
         part = game.part(c.component)
-        stock = stock_of(part)
+        stock = print_stock(part, opts)
         copies = copies_of(game, part)
         if part.kind in ("deck", "tokens") and opts.layout == "sheet" and c.items:
             mode, backs = card_mode(part, c.items, opts)
@@ -339,7 +498,7 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> 
             key = (mode, stock.key, front.w, front.h, front.bleed, shape, marks, backs)
             if key not in gangs:
                 gangs[key] = []
-                run_for(mode, stock.key, 1).sources.append(Source(gang=key))
+                run_for(stock.key, 1).sources.append(Source(gang=key, mode=mode))
             gangs[key].append((part, c.items, copies))
             continue
         sides = c.sides or ("sheet",) * c.pages
@@ -347,60 +506,76 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> 
         extra = [i for i, s in enumerate(sides) if s == "assembly"]
         mode = _page_mode(c, part, opts)
         if main:
-            run = run_for(mode, stock.key, copies)
-            run.sources.append(Source(c.component, main, name=part.spec.name))
-            if MODES[mode].duplex and len(main) % 2:
-                run.sources.append(Source(blank=True))
+            run_for(stock.key, copies).sources.append(
+                Source(c.component, main, name=part.spec.name, mode=mode,
+                       sides=tuple(sides[i] for i in main)))
         if extra:
-            run_for("single", ASSEMBLY_STOCK, 1).sources.append(
-                Source(c.component, extra, name=f"{part.spec.name}: assembly diagram",
-                       assembly=True))
+            run_for(ASSEMBLY_STOCK, 1).sources.append(
+                Source(c.component, extra, name=part.spec.name, assembly=True,
+                       sides=tuple(sides[i] for i in extra)))
 
+    if setting is None:
+        two_sided = any(s.mode == "two-sided" for r in runs.values() for s in r.sources)
+        setting = SETTINGS[opts.flip] if two_sided else SETTINGS["none"]
+    duplex = setting != SETTINGS["none"]
     for run in runs.values():
+        run.duplex = duplex
         sources, run.sources, at = run.sources, [], 0
-        for source in sources:
+        # Two-sided pages first, so that what follows a run's empty backs is on a new sheet.
+        for source in sorted(sources, key=lambda s: MODES[s.mode].rank):
             if source.gang is not None:
                 taken, spans = _gang(game, gangs[source.gang], opts, source.gang[-1],
                                      source.gang[-2], by_id)
+                for t in taken:
+                    t.mode = source.mode
+                grow = 1
+                if duplex and not MODES[source.mode].two_sided:
+                    taken, grow = _with_empty_backs(taken)
                 for part, where in spans:
-                    piece = Piece(part.id, part.spec.name)
+                    piece = Piece(part.id, part.spec.name, mode=source.mode)
                     for first, last in where:
-                        piece.add(at + first, at + last)
+                        piece.add(at + first * grow, at + last * grow + grow - 1)
                     run.pieces.append(piece)
                 run.sources += taken
                 at += sum(s.count for s in taken)
                 continue
-            if source.component:
-                run.pieces.append(Piece(source.component, source.name,
-                                        [(at, at + source.count - 1)], source.assembly))
-            run.sources.append(source)
-            at += source.count
+            taken = [source]
+            if duplex and not MODES[source.mode].two_sided:
+                taken, _ = _with_empty_backs(taken)
+            elif duplex and source.count % 2:
+                taken.append(Source(blank=True))   # the last page's back is left empty
+            count = sum(s.count for s in taken)
+            run.pieces.append(Piece(source.component, source.name, [(at, at + count - 1)],
+                                    source.assembly, source.mode))
+            run.sources += taken
+            at += count
 
-    ordered = sorted(runs.values(), key=lambda r: MODES[r.mode].rank)
-    plan = PrintRun(ordered)
+    ordered = sorted(runs.values(), key=lambda r: r.rank)
+    plan = PrintRun(ordered, setting=setting)
     page = plan.contents_pages + 1
-    for i, run in enumerate(ordered):
-        if MODES[run.mode].duplex and page % 2 == 0:
-            # What came before ended on a front: a blank back keeps this run's fronts odd.
-            if i == 0:
-                plan.blank_after_contents = True
-            else:
-                ordered[i - 1].sources.append(Source(blank=True))
-                ordered[i - 1].last += 1
+    for run in ordered:
+        if duplex and page % 2 == 0:
+            # Never happens while every run holds whole sheets; kept for a one-page contents.
+            plan.blank_after_contents = True
             page += 1
         run.first, run.last = page, page + run.pages - 1
         for piece in run.pieces:
             piece.spans = [(a + run.first, b + run.first) for a, b in piece.spans]
         page = run.last + 1
-        run.title = f"{MODES[run.mode].how.split(';')[0].capitalize()}, on {run.stock}"
-        advice = MODES[run.mode].how.partition("; ")[2]
-        if advice:
-            run.advice.append(sentence(advice))
+        run.title = f"On {run.stock}"
+        for mode in dict.fromkeys(s.mode for s in run.sources if not s.blank):
+            if mode == "mounted":
+                mount = next((mounts[p.component] for p in run.pieces
+                              if p.mode == mode and mounts.get(p.component)), "board")
+                run.advice.append(sentence(MODES[mode].how.format(mount=mount)))
+    plan.labels = page_labels(game, plan, mounts, opts)
     return plan
 
 
-def sheets_alone(game: Game, components: list[ComponentPDF], opts: PrintOptions) -> int:
+def sheets_alone(game: Game, components: list[ComponentPDF], opts: PrintOptions,
+                 setting: str | None = None) -> int:
     """Return the sheets the components would take printed each on its own sheets, copies
-    included: what sharing sheets saves is the difference from the print run's."""
-    return sum(plan_run(game, [c], opts).total_sheets for c in components)
-
+    included, with the file's one setting: what sharing sheets saves is the difference."""
+    alone = [plan_run(game, [c], opts, setting) for c in components]
+    return sum(p.total_sheets - p.cover_sheets for p in alone) + (
+        alone[0].cover_sheets if alone else 0)

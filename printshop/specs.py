@@ -73,6 +73,7 @@ class ComponentBase(Strict):
     cut: str = Field("", max_length=300)
     mount: str = Field("", max_length=120)   # glued onto this: both sides print single-sided
     per_player: bool = False                 # each player needs one: printed for the most
+    copies: int = Field(1, ge=1, le=99)      # the most a game uses, when not one per player
 
 
 class DeckComponent(ComponentBase):

@@ -181,15 +181,16 @@ def test_build_closes_with_a_summary_and_names_unchanged_files(tmp_path):
     assert first.exit_code == 0, first.output
     lines = first.output.strip().splitlines()
     assert sum(line.startswith("wrote ") for line in lines) == 4
-    assert lines[-1] == (f"4 files written in {tmp_path}; the print-and-play files hold 6 pages "
-                         "on 3 sheets (1 of 250-300 gsm card, 1 of 300 gsm card, 1 of plain "
+    # The cover sheet counts, and one-sided pages have empty backs (the file prints duplex).
+    assert lines[-1] == (f"4 files written in {tmp_path}; the print-and-play files hold 8 pages "
+                         "on 4 sheets (1 of 250-300 gsm card, 1 of 300 gsm card, 2 of plain "
                          "paper)")
     again = run("build", "--project", str(EXAMPLE), "--out", str(tmp_path))
     lines = again.output.strip().splitlines()
     assert not any(line.startswith("wrote ") for line in lines)
     assert sum(line.startswith("unchanged ") for line in lines) == 4
     assert lines[-1].startswith("0 files written, 4 unchanged in ")
-    assert "6 pages on 3 sheets" in lines[-1]
+    assert "8 pages on 4 sheets" in lines[-1]
 
 
 def test_quiet_prints_nothing_but_errors(tmp_path):

@@ -194,10 +194,11 @@ def test_print_and_play_opens_with_a_cover_and_contents(built):
     second = reader.pages[1].extract_text()
     assert "Contents" in second and "Civilization deck" in second
     assert "You will also need" in second
-    # Cover, contents on its back, the 72 poker cards sharing 9 duplex sheets, two paper aids.
-    assert len(reader.pages) == 1 + 1 + 2 * 9 + 2
+    # Cover, contents on its back, the 72 poker cards sharing 9 duplex sheets, two paper aids
+    # each with an empty back (the whole file prints double-sided).
+    assert len(reader.pages) == 1 + 1 + 2 * 9 + 2 * 2
     assert [o.title for o in reader.outline][:3] == \
-        ["Cover", "Contents", "Pages 3-20: Duplex, long-edge flip, on 300 gsm card"]
+        ["Cover", "Contents", "Pages 3-20: On 300 gsm card"]
 
 
 def test_pages_render(built, tmp_path):

@@ -261,7 +261,7 @@ def test_page_label_names_game_component_and_page(tmp_path):
     n = len(reader.pages)
     text = reader.pages[0].extract_text()
     assert "Geometry Test" in text and "Test cards" in text and f"page 1 of {n}" in text
-    assert "flip on long edge" in reader.pages[1].extract_text()
+    assert "sheet 1 of 2 backs" in reader.pages[1].extract_text()
 
 
 def test_same_inputs_give_identical_bytes(tmp_path):

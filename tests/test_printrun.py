@@ -33,7 +33,7 @@ def boms():
 
 
 def page_map(bom) -> dict[int, tuple[str, object]]:
-    """Return what each page of the print-and-play file is: (run mode, Page or 'blank'/None)."""
+    """Return what each page of the print-and-play file is: (its mode, Page or 'blank'/None)."""
     run = bom.run
     pages: dict[int, tuple[str, object]] = {1: ("cover", None), 2: ("contents", None)}
     number = 3
@@ -44,15 +44,15 @@ def page_map(bom) -> dict[int, tuple[str, object]]:
         assert r.first == number
         for source in r.sources:
             if source.blank:
-                pages[number] = (r.mode, "blank")
+                pages[number] = ("empty", "blank")
                 number += 1
             elif source.pages or source.laid:   # drawn for the run, or a deck's own sheets
                 for p in source.pages or source.laid:
-                    pages[number] = (r.mode, p)
+                    pages[number] = (source.mode, p)
                     number += 1
             else:
                 for _ in source.indexes:
-                    pages[number] = (r.mode, None)
+                    pages[number] = (source.mode, None)
                     number += 1
         assert r.last == number - 1
     return pages
@@ -78,12 +78,13 @@ def test_every_front_is_on_an_odd_page_with_its_back_behind_it(built, boms, game
     fronts = 0
     for n, (mode, page) in pages.items():
         if page == "blank":
-            assert "intentionally blank" in text[n]
+            assert text[n] == "", (game, n)   # an empty back: nothing printed behind
         if not isinstance(page, Page) or page.side != "front":
             continue
         # The label printed on the page says which side it is.
         assert "fronts" in text[n], (game, n)
-        if not MODES[mode].duplex and mode != "mounted":
+        if not MODES[mode].two_sided:
+            assert n % 2 == 1 and pages[n + 1][1] == "blank", (game, n)
             continue
         fronts += 1
         assert n % 2 == 1, f"{game}: a front on page {n}"
@@ -100,45 +101,45 @@ def test_every_front_is_on_an_odd_page_with_its_back_behind_it(built, boms, game
             match = [s for s in spots if abs(s[0] - b.x) < 0.01 and abs(s[1] - b.y) < 0.01]
             assert match, f"{game} page {n + 1}: the back of {b.card_id} is not behind it"
             spots.remove(match[0])
-    # Duplex runs start on odd pages and hold whole sheets.
+    # Every run starts on an odd page and holds whole sheets.
     for r in bom.run.runs:
-        if MODES[r.mode].duplex:
-            assert r.first % 2 == 1 and r.pages % 2 == 0, (game, r.title)
+        assert r.first % 2 == 1 and r.pages % 2 == 0, (game, r.title)
     assert fronts, f"{game}: no duplex card sheets found"
 
 
 def test_the_contents_page_names_each_run_with_its_pages(built, boms):
     reader = PdfReader(built / "deity" / "deity-print-and-play.pdf")
     text = " ".join(reader.pages[1].extract_text().split())
-    assert "Print pages 3-20 duplex, long-edge flip, on 300 gsm card · 9 sheets" in text
-    assert "Print pages 21-22 single-sided, on plain paper · 2 sheets" in text
+    assert "Print pages 3-20 on 300 gsm card: 9 sheets" in text
+    assert "Print pages 21-24 on plain paper: 2 sheets" in text
     # Full sheets come from each deck's own PDF; the last cards of four decks share two.
-    assert "Civilization deck (pp. 3–14, 17–20)" in text and "Nation cards (pp. 17–18)" in text
-    assert "Scoring pad (p. 22)" in text
-    assert "Paper and card: 9 sheets of 300 gsm card, 2 sheets of plain paper" in text
-    assert "printed one component at a time they would take 13" in text
-    # The cover and the contents page share the first sheet: no blank page is needed.
-    assert not any("intentionally blank" in p.extract_text() for p in reader.pages[:3])
+    assert "Civilization deck (pages 3-14, 17-20)" in text
+    assert "Nation cards (pages 17-18)" in text
+    assert "Scoring pad (pages 23-24): one side printed, the back left empty" in text
+    assert ("Paper and card: 9 sheets of 300 gsm card, 3 sheets of plain paper (12 in all; "
+            "printed one component at a time they would take 14)") in text
+    assert "Print the whole file with one setting: double-sided, flip on long edge" in text
     # A bookmark opens each run.
     titles = [o.title for o in reader.outline]
-    assert titles[:2] == ["Cover", "Contents"] and titles[2].startswith("Pages 3-20: Duplex")
+    assert titles[:2] == ["Cover", "Contents"] and titles[2] == "Pages 3-20: On 300 gsm card"
 
 
 def test_booklet_and_mounted_tokens_print_apart_from_the_cards(boms):
-    runs = {(r.mode, r.stock): r for r in boms["pocketciv"].run.runs}
-    booklet = runs[("duplex-short", "80-100 gsm paper")]
-    assert [p.component for p in booklet.pieces] == ["scenarios"]
+    runs = {r.stock: r for r in boms["pocketciv"].run.runs}
+    booklet = runs["80-100 gsm paper"]
+    assert [(p.component, p.mode) for p in booklet.pieces] == [("scenarios", "two-sided")]
     assert booklet.first % 2 == 1
-    mounted = runs[("mounted", "120-160 gsm paper")]
-    assert {p.component for p in mounted.pieces} == {"counters", "cities"}
-    assert "Glue each page of fronts onto board" in " ".join(mounted.advice)
-    assert not any(r.mode.startswith("duplex") and r.stock != "300 gsm card"
-                   and r.stock != "80-100 gsm paper" for r in boms["pocketciv"].run.runs)
+    mounted = runs["120-160 gsm paper"]
+    assert {(p.component, p.mode) for p in mounted.pieces} == {("counters", "mounted"),
+                                                               ("cities", "mounted")}
+    assert "glue each sheet of fronts onto 1-2 mm greyboard" in " ".join(mounted.advice)
+    assert not any(p.mode == "two-sided" and r.stock not in ("300 gsm card", "80-100 gsm paper")
+                   for r in boms["pocketciv"].run.runs for p in r.pieces)
 
 
 def test_decks_of_one_size_and_stock_share_sheets(boms):
     # Measured: sheets of every kind before (each component on its own) and after.
-    assert (boms["deity"].sheets_alone, boms["deity"].sheets) == (13, 11)
+    assert (boms["deity"].sheets_alone, boms["deity"].sheets) == (14, 12)   # cover included
     assert dict(boms["deity"].stock())["300 gsm card"] == 9     # 72 poker cards, 8 a sheet
     assert dict(boms["pocketciv"].stock())["300 gsm card"] == 12
     assert boms["pocketciv"].sheets < boms["pocketciv"].sheets_alone
@@ -160,12 +161,14 @@ def test_no_card_sheet_is_under_half_full_while_a_deck_like_it_prints_elsewhere(
     for game, bom in boms.items():
         seen: dict[tuple, int] = {}
         for r in bom.run.runs:
+            kinds = set()   # a run is one stock: cards of one size there are one gang
             for source in r.sources:
                 fronts = [p for p in source.pages if p.side in ("front", "fold")]
                 if fronts:
                     p = fronts[0].placements[0]
-                    key = (round(p.w, 2), round(p.h, 2), r.stock)
-                    seen[key] = seen.get(key, 0) + 1
+                    kinds.add((round(p.w, 2), round(p.h, 2), r.stock))
+            for key in kinds:
+                seen[key] = seen.get(key, 0) + 1
         # Cards of one size and stock would have shared: each kind is imposed once.
         assert all(n == 1 for n in seen.values()), (game, seen)
 
@@ -210,28 +213,28 @@ def test_per_player_components_are_counted_for_every_player(boms):
     assert mats["nation-mat"].copies == 7 and mats["sea-mat"].copies == 1
     run = next(r for r in bom.run.runs if r.copies == 7)
     assert {p.component for p in run.pieces} == {"nation-mat", "shared-lands-mat"}
-    assert "7 copies (one per player)" in run.instruction()
+    assert "7 times" in run.instruction() and "28 sheets in all" in run.sheet_count()
     tiles = sum(r.sheets * r.copies for r in bom.run.runs if r.stock == "120-160 gsm paper")
-    assert tiles == 7 * 2 + 7 * 2 + 1 + 1
+    assert tiles == 7 * 2 + 7 * 2 + 3 + 1   # three City States at most (3 players)
     text = CliRunner().invoke(main, ["bom", "civilizations-cards"]).output
-    assert "x 7 (one per player)" in text
+    assert "x 7" in text and "City State mat: print 3 (the most a game uses)" in text
     assert "Nation mat (one per player): print 7 (one per player)" in text
 
 
 def test_assembly_diagrams_are_not_board_stock(boms):
     bom = boms["playing-gods"]
     board = next(r for r in bom.run.runs if any(p.component == "board" and
-                                                 "assembly" not in p.name for p in r.pieces))
-    assert board.stock == "120-160 gsm paper" and board.pages == 6   # the six tiles
+                                                 not p.assembly for p in r.pieces))
+    assert board.stock == "120-160 gsm paper" and board.sheets == 6   # the six tiles
     paper = next(r for r in bom.run.runs if r.stock == "plain paper")
-    diagram = next(p for p in paper.pieces if "assembly diagram" in p.name)
+    diagram = next(p for p in paper.pieces if p.component == "board")
     assert diagram.assembly and paper.copies == 1
 
 
 def test_tokens_alike_on_both_sides_print_single_sided(boms):
     chips = next(r for r in boms["playing-gods"].run.runs
                  if any(p.component == "chips" for p in r.pieces))
-    assert chips.mode == "single"
+    assert {p.mode for p in chips.pieces if p.component == "chips"} == {"one-sided"}
     assert all(p.side == "front" for s in chips.sources for p in s.pages)
     face = Face("<rect/>", 10, 10, 1)
     assert identical_sides([Item(face, Face("<rect/>", 10, 10, 1), "a")])
@@ -242,7 +245,8 @@ def test_tokens_alike_on_both_sides_print_single_sided(boms):
 def test_tokens_glued_to_board_are_not_told_to_print_duplex(boms):
     tokens = next(r for r in boms["cvlizations"].run.runs
                   if any(p.component == "tokens" for p in r.pieces))
-    assert tokens.mode == "mounted" and "duplex" not in tokens.instruction()
+    assert {p.mode for p in tokens.pieces if p.component == "tokens"} == {"mounted"}
+    assert "duplex" not in tokens.instruction()
     text = CliRunner().invoke(main, ["bom", "cvlizations"]).output
     assert "Tokens: glue onto 1-2 mm greyboard" in text
 
@@ -307,6 +311,11 @@ def poker_project(root, spare: str):
     return Project.open(root)
 
 
+def body(page) -> list[str]:
+    """Return a page's text without its label line."""
+    return [line for line in page.extract_text().splitlines() if " · page " not in line]
+
+
 def test_a_deck_printed_alone_is_copied_into_the_print_and_play_file_not_drawn_again(tmp_path):
     out = tmp_path / "out"
     report = build(poker_project(tmp_path / "p", spare="tarot"), ["poker"], PrintOptions(), out)
@@ -317,8 +326,11 @@ def test_a_deck_printed_alone_is_copied_into_the_print_and_play_file_not_drawn_a
     whole = PdfReader(out / "poker" / "poker-print-and-play.pdf")
     first = cards[0].indexes[0]
     start = next(r.first for r in run.runs if cards[0] in r.sources)
-    assert whole.pages[start - 1].extract_text() == deck.pages[first].extract_text()
+    # The same page but for its label, which gives its place in the file.
+    assert body(whole.pages[start - 1]) == body(deck.pages[first])
     assert "sheet 1 of 2 fronts" in deck.pages[0].extract_text()
+    assert "Poker Test · Deck · sheet 1 of 2 · fronts · page 3 of" in \
+        whole.pages[start - 1].extract_text()
 
 
 def test_decks_sharing_sheets_are_drawn_afresh_for_the_print_run(tmp_path):
@@ -335,7 +347,7 @@ def test_decks_sharing_sheets_print_their_full_sheets_as_drawn_and_share_the_res
     # the spare deck's 3 on one shared sheet: 2 sheets, as sharing every card would take.
     out = tmp_path / "out"
     report = build(poker_project(tmp_path / "p", spare="poker"), ["poker"], PrintOptions(), out)
-    run = next(r for r in report.games[0].run.runs if r.mode == "duplex-long")
+    run = next(r for r in report.games[0].run.runs if r.stock == "250-300 gsm card")
     taken, drawn = run.sources
     assert (taken.component, taken.indexes, drawn.component) == ("deck", [0, 1], None)
     front, back = drawn.pages
@@ -347,8 +359,8 @@ def test_decks_sharing_sheets_print_their_full_sheets_as_drawn_and_share_the_res
     deck = PdfReader(out / "poker" / "deck.pdf")
     whole = PdfReader(out / "poker" / "poker-print-and-play.pdf")
     for n in (0, 1):   # the deck's first sheet, front and back, exactly as in deck.pdf
-        assert whole.pages[run.first - 1 + n].extract_text() == deck.pages[n].extract_text()
-    assert "Deck, Spare · shared sheet 1 of 1 fronts" in \
+        assert body(whole.pages[run.first - 1 + n]) == body(deck.pages[n])
+    assert "Deck, Spare · shared sheet · fronts · page 5 of 6" in \
         " ".join(whole.pages[run.first + 1].extract_text().split())
     pieces = {p.component: p.spans for p in run.pieces}
     assert pieces == {"deck": [(run.first, run.first + 3)],
@@ -366,7 +378,7 @@ def test_copies_of_a_deck_repeat_its_full_sheets_and_share_its_last_cards(tmp_pa
     (project.root / "data" / "poker" / "spare.yaml").write_text("cards:\n" + "".join(
         f"  - {{id: s{i}, name: 'Spare {i}'}}\n" for i in range(10)))
     report = build(project, ["poker"], PrintOptions(), tmp_path / "out")
-    run = next(r for r in report.games[0].run.runs if r.mode == "duplex-long")
+    run = next(r for r in report.games[0].run.runs if r.stock == "250-300 gsm card")
     deck, spare, drawn = run.sources
     assert (deck.component, deck.indexes) == ("deck", [0, 1])
     assert (spare.component, spare.indexes) == ("spare", [0, 1, 0, 1])
@@ -382,7 +394,7 @@ def test_decks_whose_last_cards_would_fill_as_many_sheets_shared_are_taken_whole
     (project.root / "data" / "poker" / "spare.yaml").write_text("cards:\n" + "".join(
         f"  - {{id: s{i}, name: 'Spare {i}'}}\n" for i in range(6)))
     report = build(project, ["poker"], PrintOptions(), tmp_path / "out")
-    run = next(r for r in report.games[0].run.runs if r.mode == "duplex-long")
+    run = next(r for r in report.games[0].run.runs if r.stock == "250-300 gsm card")
     assert [(s.component, s.indexes, s.pages) for s in run.sources] == \
         [("deck", [0, 1, 2, 3], []), ("spare", [0, 1], [])]
     assert run.sheets == 3
@@ -392,7 +404,7 @@ def test_the_contents_page_writes_each_note_as_a_sentence(built):
     # The cut, the manifest's own cut note and the stock's advice: three sentences.
     text = " ".join(PdfReader(built / "pocketciv" / "pocketciv-print-and-play.pdf")
                     .pages[1].extract_text().split())
-    assert "cut along the outlines. Cut along the grey lines. Glue onto 1.5 mm board." in text
+    assert "cut along the outlines. Cut along the grey lines. Glue onto 1-2 mm greyboard." in text
     assert "; Cut" not in text and ". glue" not in text
 
 
