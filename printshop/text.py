@@ -576,7 +576,8 @@ def text_box(text, x: float, y: float, w: float, h: float, size: float = 9,
                 icon_out.append(icon_svg(icons[item.icon], cursor + 0.025 * em,
                                          baseline - 0.86 * em, em, icon_color))
                 run, pending_space = None, None
-            elif item.text:
+            elif item.text and (run is not None or not item.text.isspace()):
+                # (a space between two icons starts no run: it only moves the cursor)
                 if run is None or not run.fits(item):
                     run = _Run(item, cursor)
                     runs.append(run)
