@@ -18,7 +18,8 @@ from .errors import PrintshopError, Problem
 from .source import load_document, read_text
 
 FACTS_FILE = "facts.yaml"
-ROW_KEYS = {"id", "fact", "source", "rule", "mutate", "wins", "origin"}
+ROW_KEYS = {"id", "fact", "source", "rule", "mutate", "wins", "origin", "value", "prints"}
+PRINTS_KEYS = {"component", "card", "says"}
 REQUIRED_KEYS = ("id", "fact", "source", "rule", "mutate")
 OPERATIONS = ("set", "add", "swap", "remove", "duplicate", "replace")
 # Where a fact comes from: the rulebook (its section is the row's ``source``), a reference data
@@ -43,6 +44,8 @@ class Fact:
     line: int | None = None
     origin: str = "rulebook"
     origin_detail: str | None = None
+    value: object = None
+    prints: tuple[dict, ...] = ()
 
     def cites(self) -> str:
         """Return where the fact comes from, as --explain prints it."""
@@ -124,6 +127,34 @@ def _origin(raw, file, path, line) -> tuple[str, str | None, list[Problem]]:
         file, "origin is one of " + ", ".join(ORIGINS) + ", or a mapping of one of them to "
         "its " + "/".join(dict.fromkeys(ORIGIN_DETAIL.values())) + " (origin: {reference: "
         "pocketciv-data.md})", path, line)]
+
+
+def _prints(row, file, path, doc) -> tuple[list[dict], list[Problem]]:
+    """Read a row's ``prints``: where a component prints the fact (printshop/printed.py)."""
+    raw = row.get("prints")
+    if raw is None:
+        return [], []
+    entries = raw if isinstance(raw, list) else [raw]
+    out, problems = [], []
+    for i, entry in enumerate(entries):
+        where = path + (("prints", i) if isinstance(raw, list) else ("prints",))
+        line = doc.line(where)
+        if (not isinstance(entry, dict) or not {"component", "says"} <= set(entry)
+                or set(entry) - PRINTS_KEYS
+                or not all(isinstance(v, str) and v.strip() for v in entry.values())):
+            problems.append(Problem(file, "a prints entry is {component: ID, says: TEXT} and "
+                                    "optionally card: ID, each a string", where, line))
+            continue
+        if "{value}" in entry["says"] and row.get("value") is None:
+            problems.append(Problem(file, "says uses {value}, but the fact has no value",
+                                    where, line))
+            continue
+        if isinstance(row.get("value"), (list, dict)):
+            problems.append(Problem(file, "a fact's value is a number or a word",
+                                    path + ("value",), doc.line(path + ("value",))))
+            continue
+        out.append({**entry, "line": line})
+    return out, problems
 
 
 _PARSED: dict[tuple[str, str], object] = {}
@@ -244,8 +275,11 @@ def load_facts(data_dir: Path, game_id: str) -> list[Fact]:
         origin, detail, bad = _origin(row.get("origin"), label, where + ("origin",),
                                       doc.line(where + ("origin",)) or line)
         problems.extend(bad)
+        prints, bad = _prints(row, label, where, doc)
+        problems.extend(bad)
         facts.append(Fact(str(row["id"]), str(row["fact"]), str(row["source"]),
-                          str(row["rule"]), tuple(ops), row.get("wins"), line, origin, detail))
+                          str(row["rule"]), tuple(ops), row.get("wins"), line, origin, detail,
+                          row.get("value"), tuple(prints)))
     if problems:
         raise PrintshopError(problems, f"{label} is malformed")
     return facts
