@@ -68,10 +68,18 @@ NUMBER = re.compile(r"(?<![\w.,])(\d{1,4})(?![\w]|[.,]\d)")
 SIGN = re.compile(r"(?<![\w)\]])([+\-−])(?=\d)")
 
 
+# What flavour may not say: a number, a sign, or one of the issue's direction and comparison
+# words (the mutants' wider list has words such as "even", "next" and "only" that flavour
+# uses in their everyday sense).
+FLAVOUR_WORDS = re.compile(r"(?<![\w'’-])(left|right|more|less|most|fewest|least|before|after|"
+                           r"gains?|loses?|plus|minus|higher|lower|above|below|clockwise|"
+                           r"anticlockwise)(?![\w'’-])", re.IGNORECASE)
+
+
 def rule_words(text: str) -> list[str]:
-    """Return the numbers, signs, direction and rule words a text states."""
+    """Return the numbers, signs and direction or comparison words a text states."""
     return ([m.group(1) for m in NUMBER.finditer(text)] + [m.group(1) for m in SIGN.finditer(text)]
-            + [m.group(1) for m in WORD.finditer(text)])
+            + [m.group(1) for m in FLAVOUR_WORDS.finditer(text)])
 
 
 # ---------------------------------------------------------------- reading what is printed
