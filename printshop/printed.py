@@ -115,15 +115,56 @@ def _drawn_text(runs: list[str], svg: str) -> str:
     return " ".join(t for t in runs + literal if t)
 
 
-def _template_key(game: Game) -> str:
+_REFS: dict[tuple, list] = {}
+
+
+def _references(env, path: Path, label: str) -> list:
+    """Return the templates one template includes or imports (None for a computed name),
+    parsed once per version of the file."""
+    from jinja2 import TemplateSyntaxError, meta
+
+    st = os.stat(path)
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _REFS:
+        try:
+            source = read_text(path, label, path.parent)
+            _REFS[key] = list(meta.find_referenced_templates(env.parse(source)))
+        except (TemplateSyntaxError, PrintshopError):   # drawn everywhere, to be safe
+            _REFS[key] = [None]
+    return _REFS[key]
+
+
+def template_closure(game: Game, part: Part) -> set[str]:
+    """Return the templates a component draws with: those it names and those they include or
+    import (every template of the game when a name is computed)."""
+    from .components.base import environment
+
+    env = environment(game)
+    names: set[str] = set()
+    todo = list(template_names(part))
+    while todo:
+        name = todo.pop()
+        if name in names:
+            continue
+        names.add(name)
+        found = template_file(game, name)
+        if found is None:
+            continue
+        refs = _references(env, *found)
+        if None in refs:
+            for folder in game.template_dirs:
+                todo += [p.name for p in Path(folder).glob("*.j2")]
+        todo += [r for r in refs if r]
+    return names
+
+
+def _template_key(game: Game, part: Part) -> str:
     digest = hashlib.sha256()
-    for folder in game.template_dirs:
-        for dirpath, dirs, files in os.walk(folder):
-            dirs.sort()
-            for name in sorted(files):
-                path = os.path.join(dirpath, name)
-                st = os.stat(path)
-                digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    for name in sorted(template_closure(game, part)):
+        found = template_file(game, name)
+        if found is not None:
+            st = os.stat(found[0])
+            digest.update(f"{found[0]}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     return digest.hexdigest()
 
 
@@ -131,7 +172,7 @@ _READ: OrderedDict[tuple, dict[str, str]] = OrderedDict()
 _KEEP = 4096
 
 
-def read_part(game: Game, part: Part, templates: str | None = None) -> dict[str, str]:
+def read_part(game: Game, part: Part) -> dict[str, str]:
     """Return what a component prints: card id -> its text (front and back) for decks and
     tokens, '' -> the whole text for sheets, boards and booklets."""
     from .components import RENDERERS
@@ -139,7 +180,7 @@ def read_part(game: Game, part: Part, templates: str | None = None) -> dict[str,
     from .components.deck import card_faces
     from .geometry import PrintOptions
 
-    templates = templates or _template_key(game)
+    templates = _template_key(game, part)
     opts = PrintOptions(layout="single")
     env = environment(game)
     head = (game.id, templates, repr(game.manifest), repr(part.spec))
@@ -174,8 +215,7 @@ def read_part(game: Game, part: Part, templates: str | None = None) -> dict[str,
 
 def read_game(game: Game) -> dict[str, dict[str, str]]:
     """Return what every component of a game prints (read_part), by component id."""
-    templates = _template_key(game)
-    return {part.id: read_part(game, part, templates) for part in game.parts}
+    return {part.id: read_part(game, part) for part in game.parts}
 
 
 # ---------------------------------------------------------------- where a text is written
@@ -291,7 +331,6 @@ def check_says(game: Game, facts) -> list[Problem]:
 
     label = f"data/{game.id}/{FACTS_FILE}"
     out: list[Problem] = []
-    templates = None
     for fact in facts:
         for entry in fact.prints:
             comp, card, says = entry["component"], entry.get("card"), entry["says"]
@@ -302,9 +341,8 @@ def check_says(game: Game, facts) -> list[Problem]:
                                    "which the game lacks", ("facts", fact.id, "prints"),
                                    entry["line"], SAYS_RULE))
                 continue
-            templates = templates or _template_key(game)
             try:
-                texts = read_part(game, part, templates)
+                texts = read_part(game, part)
             except PrintshopError as exc:
                 out.append(Problem(label, f"fact '{fact.id}': {comp} cannot be read: "
                                    f"{exc.problems[0].message}", ("facts", fact.id, "prints"),
