@@ -223,25 +223,45 @@ def _printed(path: Path, root: Path, label: str) -> str:
     return " ".join(text.split())
 
 
-def missing_restated(data_dir: Path, game_id: str, template_dirs: list) -> list[str]:
-    """Return a message for each listed sheet sentence its file no longer prints.
+def _line_of(text: str, words: list[str]) -> int | None:
+    """Return the line of ``text`` holding the longest run of ``words`` (two at least)."""
+    lines = [" ".join(t.split()) for t in text.splitlines()]
+    for size in range(len(words), 1, -1):
+        for i in range(len(words) - size + 1):
+            probe = " ".join(words[i:i + size])
+            for n, line in enumerate(lines, 1):
+                if probe in line:
+                    return n
+    return None
+
+
+def missing_restated(data_dir: Path, game_id: str,
+                     template_dirs: list) -> list[tuple[str, str, int | None]]:
+    """Return (message, file, line) for each listed sheet sentence its file no longer prints:
+    the line of the file where most of the sentence still stands, else the row's line.
 
     Runs of white space count as one space, so re-wrapping a line changes nothing.
     """
-    out, printed = [], {}
+    out, printed, sources = [], {}, {}
+    table = f"data/{game_id}/{FACTS_FILE}"
     for r in load_restated(data_dir, game_id):
         found, root = next(((Path(d) / r.file, Path(d)) for d in [*template_dirs, data_dir]
                             if (Path(d) / r.file).is_file()), (None, None))
         if found is not None and found not in printed:
             try:
                 printed[found] = _printed(found, root, r.file)
+                sources[found] = read_text(found, r.file, root)
             except PrintshopError as exc:  # a link out of the folder, a pipe, a huge file
-                out.append(f"{r.file}: {exc.problems[0].message}")
+                out.append((f"{r.file}: {exc.problems[0].message}", table, r.line))
                 continue
         if found is None:
-            out.append(f"{r.file}: no such template")
+            out.append((f"{r.file}: no such template", table, r.line))
         elif " ".join(r.text.split()) not in printed[found]:
-            out.append(f"{r.file} no longer says '{r.text}' ({r.restates})")
+            line = _line_of(sources[found], r.text.split())
+            label = (f"data/{game_id}/{r.file}" if root == Path(data_dir)
+                     else f"templates/{game_id}/{r.file}")
+            out.append((f"{r.file} no longer says '{r.text}' ({r.restates})",
+                        label if line else table, line or r.line))
     return out
 
 
