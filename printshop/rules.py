@@ -178,17 +178,20 @@ def _field_of(part: Part, path: tuple, message: str) -> tuple:
 
 
 def _manifest_line(game: Game, rule_id: str) -> int | None:
-    """Return the line of game.yaml's rules entry that runs a rule (its id, or its set)."""
-    for i, entry in enumerate(game.manifest.rules):
-        name = entry if isinstance(entry, str) else getattr(entry, "id", None)
-        if name == rule_id or (isinstance(entry, str) and rule_id.startswith(entry + ".")):
-            try:   # read again only for a problem: a game read back from the cache has no lines
-                doc = load_document(Path(game.data_dir) / "game.yaml",
-                                    f"data/{game.id}/game.yaml", Path(game.data_dir))
-            except PrintshopError:
-                return None
-            return doc.line(("rules", i))
-    return None
+    """Return the line of game.yaml's rules entry that runs a rule: its own, else its set's."""
+    names = [e if isinstance(e, str) else getattr(e, "id", None) for e in game.manifest.rules]
+    index = next((i for i, n in enumerate(names) if n == rule_id), None)
+    if index is None:
+        index = next((i for i, n in enumerate(names)
+                      if isinstance(n, str) and rule_id.startswith(n + ".")), None)
+    if index is None:
+        return None
+    try:   # read again only for a problem: a game read back from the cache has no lines
+        doc = load_document(Path(game.data_dir) / "game.yaml", f"data/{game.id}/game.yaml",
+                            Path(game.data_dir))
+    except PrintshopError:
+        return None
+    return doc.line(("rules", index))
 
 
 def locate(game: Game, finding: Finding, rule_id: str) -> Problem:

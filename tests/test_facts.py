@@ -158,3 +158,62 @@ def test_a_bad_origin_is_reported_with_its_line(game_copy, origin):
     result = CliRunner().invoke(main, ["validate", "deity", "--project", str(root)])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"facts.yaml:{line}" in result.output and "origin" in result.output
+
+
+def _line_with(path: Path, needle: str, start: int = 0) -> int:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(n for n, t in enumerate(lines, 1) if n > start and needle in t)
+
+
+def test_a_duplicate_region_id_points_at_the_duplicate(game_copy):
+    root = game_copy("playing-gods")
+    world = root / "data" / "playing-gods" / "world.yaml"
+    lines = world.read_text(encoding="utf-8").splitlines()
+    assert "id: highpass" in lines[31]
+    lines[31] = lines[31].replace("id: highpass", "id: frostmarch")
+    world.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "playing-gods", "--project", str(root)])
+    assert ("data/playing-gods/world.yaml:32: continents[1].regions[1].id: "
+            "[playing-gods.four-regions-per-continent] region id 'frostmarch' is used 2 times"
+            ) in result.output
+
+
+def test_a_cards_field_is_located_at_its_own_line(game_copy):
+    root = game_copy("deity")
+    path = root / "data" / "deity" / "nations.yaml"
+    line = _line_with(path, "{deal: 1, attributes: [population]}", _line_with(path, "id: river"))
+    text = path.read_text(encoding="utf-8").splitlines()
+    text[line - 1] = text[line - 1].replace("[population]", "[militarism]")
+    path.write_text("\n".join(text) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "deity", "--project", str(root)])
+    assert (f"data/deity/nations.yaml:{line}: cards[0].levels[1].attributes: "
+            "[deity.nation-militarism]") in result.output, result.output
+
+
+def test_a_deck_level_count_points_at_the_decks_data_file(game_copy):
+    root = game_copy("deity")
+    mutate(root, "deity", {"file": "nations.yaml", "remove": True, "path": "cards[4]"})
+    result = CliRunner().invoke(main, ["validate", "deity", "--project", str(root)])
+    assert re.search(r"data/deity/nations\.yaml:[12]: cards: \[deity\.nation-count\] expected 5 "
+                     r"nation cards, found 4", result.output), result.output
+
+
+def test_a_sheet_sentence_gone_points_at_its_template_line(game_copy):
+    root = game_copy("deity")
+    path = root / "templates" / "deity" / "reference.svg.j2"
+    line = _line_with(path, "left to right")
+    path.write_text(path.read_text(encoding="utf-8").replace("each nation, left to right",
+                                                             "each nation, right to left", 1))
+    result = CliRunner().invoke(main, ["validate", "deity", "--project", str(root)])
+    assert f"templates/deity/reference.svg.j2:{line}: [deity.sheet-text]" in result.output
+
+
+def test_an_unknown_rule_points_at_its_manifest_entry(game_copy):
+    root = game_copy("deity")
+    path = root / "data" / "deity" / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.rstrip("\n") + "\n  - deity.no-such-rule\n", encoding="utf-8")
+    line = len(path.read_text(encoding="utf-8").splitlines())
+    result = CliRunner().invoke(main, ["validate", "deity", "--project", str(root)])
+    assert f"data/deity/game.yaml:{line}: rules: [deity.no-such-rule] unknown rule" in \
+        result.output, result.output
