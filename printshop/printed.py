@@ -14,6 +14,7 @@ import hashlib
 import html
 import os
 import re
+import threading
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -93,21 +94,29 @@ _LITERAL = re.compile(r"<text(?![^>]*ps-runs)[^>]*>(.*?)</text>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 
 
+_READING = threading.RLock()
+
+
 @contextmanager
 def _recording(env, runs: list[str]):
-    """Make the environment's ``text()`` record its text and draw nothing."""
-    original = env.globals["text"]
+    """Make the environment's ``text()`` record its text and draw nothing, in this thread
+    only: the studio draws cards in other threads while the rules run."""
+    with _READING:
+        original = env.globals["text"]
+        reader = threading.get_ident()
 
-    def record(s, *args, **kwargs):
-        runs.append(_plain(s))
-        return Markup("")
-    env.globals["text"] = record
-    env.helpers[id(record)] = record
-    try:
-        yield
-    finally:
-        env.globals["text"] = original
-        env.helpers.pop(id(record), None)
+        def record(s, *args, **kwargs):
+            if threading.get_ident() != reader:
+                return original(s, *args, **kwargs)
+            runs.append(_plain(s))
+            return Markup("")
+        env.globals["text"] = record
+        env.helpers[id(record)] = record
+        try:
+            yield
+        finally:
+            env.globals["text"] = original
+            env.helpers.pop(id(record), None)
 
 
 def _drawn_text(runs: list[str], svg: str) -> str:

@@ -207,3 +207,26 @@ def test_every_printed_rule_changed_fails_validation(game_id, tmp_path, record_p
             f"{pct}% |")
     assert line in DOC.read_text(encoding="utf-8"), (
         f"docs/rules-fidelity.md should list {line}; survivors:\n" + "\n".join(score.survived))
+
+
+def test_reading_leaves_a_concurrent_drawing_alone(builtin):
+    """The studio draws cards in other threads while validate reads what they print."""
+    import threading
+
+    from printshop import printed
+    from printshop.components.deck import card_faces
+    from printshop.geometry import PrintOptions
+
+    game = load_game(builtin.game("deity"))
+    part = game.part("interventions")
+    want = card_faces(game, part, PrintOptions(), part.cards[0])[0].svg
+    assert "Unused at the end" in want
+    drawn = []
+    thread = threading.Thread(target=lambda: drawn.extend(
+        card_faces(game, part, PrintOptions(), part.cards[0])[0].svg for _ in range(20)))
+    thread.start()
+    for _ in range(3):
+        printed._READ.clear()
+        assert "Unused at the end: +2 points" in printed.read_part(game, part)["leader"]
+    thread.join()
+    assert drawn == [want] * 20
