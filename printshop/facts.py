@@ -319,12 +319,22 @@ def check_table(game_id: str, facts: list[Fact], known: set[str], listed: set[st
     return out
 
 
+_SAID = re.compile(r"fact '([^']+)': ")
+
+
 def explain(facts: list[Fact], problems: list[Problem]) -> list[FactStatus]:
-    """Pair each fact with the messages its rule produced on the shipped data."""
+    """Pair each fact with the messages its rule produced on the shipped data, and those its
+    own ``prints`` produced (printed.says names the fact)."""
     by_rule: dict[str, list[str]] = {}
+    by_fact: dict[str, list[str]] = {}
     for p in problems:
-        by_rule.setdefault(p.rule, []).append(p.message)
-    return [FactStatus(f, tuple(by_rule.get(f.rule, ()))) for f in facts]
+        said = _SAID.match(p.message) if p.rule == "printed.says" else None
+        if said:
+            by_fact.setdefault(said.group(1), []).append(p.message)
+        else:
+            by_rule.setdefault(p.rule, []).append(p.message)
+    return [FactStatus(f, tuple(by_rule.get(f.rule, [])) + tuple(by_fact.get(f.id, [])))
+            for f in facts]
 
 
 def describe(statuses: list[FactStatus]) -> list[str]:
@@ -337,6 +347,10 @@ def describe(statuses: list[FactStatus]) -> list[str]:
         lines.append(f"         source: {f.cites()}")
         if f.wins:
             lines.append(f"         which wins: {f.wins}")
+        for entry in f.prints:
+            where = entry["component"] + (f", card {entry['card']}" if entry.get("card") else "")
+            lines.append(f"         printed on {where}: \"{entry['says']}\""
+                         + (f" ({{value}} = {f.value})" if "{value}" in entry["says"] else ""))
         lines.extend(f"         ! {m}" for m in s.broken)
     ok = sum(s.ok for s in statuses)
     lines.append(f"  {ok} of {len(statuses)} facts hold")

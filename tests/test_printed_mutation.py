@@ -230,3 +230,17 @@ def test_reading_leaves_a_concurrent_drawing_alone(builtin):
         assert "Unused at the end: +2 points" in printed.read_part(game, part)["leader"]
     thread.join()
     assert drawn == [want] * 20
+
+
+def test_explain_shows_where_a_fact_is_printed_and_its_printed_breaks(game_copy):
+    root = game_copy("deity")
+    _add_prints(root, "deity", "deity.nation-count", UNUSED)
+    ok = CliRunner().invoke(main, ["validate", "deity", "--explain", "--project", str(root)])
+    assert ok.exit_code == 0, ok.output
+    assert 'printed on interventions: "Unused at the end: +{value} points" ({value} = 2)' \
+        in ok.output
+    path = root / "templates" / "deity" / "intervention.svg.j2"
+    path.write_text(path.read_text(encoding="utf-8").replace("+2 points", "+3 points"))
+    bad = CliRunner().invoke(main, ["validate", "deity", "--explain", "--project", str(root)])
+    assert re.search(r"BROKEN\s+nation-count\s+\[deity\.nation-count\]", bad.output)
+    assert "! fact 'nation-count': interventions (3 cards" in bad.output
