@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import re
 import shutil
 import sys
 import time
@@ -21,9 +20,9 @@ from pathlib import Path
 import yaml
 
 from .errors import PrintshopError
+from .printed import (FLAVOUR_KEY, FLAVOUR_MARK, NUMBER, SIGN, WORD, WORDS, literal_spans,
+                      read_part, template_closure)
 from .templates import TemplateProblem
-from .printed import (FLAVOUR_KEY, FLAVOUR_MARK, NUMBER, SIGN, WORD, WORDS, _JINJA, _QUOTED,
-                      _TAG, read_part)
 
 EQUIVALENTS_FILE = "printed-equivalents.yaml"
 SKIPPED_KEYS = {"id", "copies", FLAVOUR_KEY}
@@ -145,27 +144,6 @@ def data_mutants(root: Path, game_id: str, file: str) -> list[Mutant]:
     return out
 
 
-def literal_spans(line: str) -> list[tuple[int, int]]:
-    """Return the spans of a template line that may print (printed.template_literals)."""
-    spans = []
-    inside = [(j.start(), j.end()) for j in _JINJA.finditer(line)]
-    for j in _JINJA.finditer(line):
-        if j.group(0).startswith("{#"):
-            continue
-        for m in _QUOTED.finditer(j.group(0)):
-            if not j.group(0)[:m.start()].rstrip().endswith(("=", "[")):
-                spans.append((j.start() + m.start(2), j.start() + m.end(2)))
-    tags = [(t.start(), t.end()) for t in _TAG.finditer(line)]
-    pos = 0
-    for a, b in sorted(inside + tags):
-        if a > pos:
-            spans.append((pos, a))
-        pos = max(pos, b)
-    if pos < len(line):
-        spans.append((pos, len(line)))
-    return sorted(spans)
-
-
 def template_mutants(root: Path, file: str) -> list[Mutant]:
     """Return the mutants of one template's literal text."""
     out = []
@@ -244,7 +222,6 @@ def apply(root: Path, m: Mutant) -> None:
 
 
 def _affected(game, m: Mutant) -> list:
-    from .printed import template_closure
     if m.path:
         return [p for p in game.parts if p.data_file
                 and f"data/{game.id}/{Path(p.data_file).name}" == m.file]

@@ -403,14 +403,30 @@ _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 _QUOTED = re.compile(r"(['\"])((?:(?!\1).)*)\1")
 
 
+def literal_spans(line: str) -> list[tuple[int, int]]:
+    """Return the spans of a template line that may print: text outside tags and the quoted
+    strings of its Jinja expressions that are not a keyword argument's value or a key."""
+    spans, hidden = [], []
+    for j in _JINJA.finditer(line):
+        hidden.append((j.start(), j.end()))
+        if j.group(0).startswith("{#"):
+            continue
+        for m in _QUOTED.finditer(j.group(0)):
+            if not j.group(0)[:m.start()].rstrip().endswith(("=", "[")):
+                spans.append((j.start() + m.start(2), j.start() + m.end(2)))
+    pos = 0
+    for a, b in sorted(hidden + [(t.start(), t.end()) for t in _TAG.finditer(line)]):
+        if a > pos:
+            spans.append((pos, a))
+        pos = max(pos, b)
+    if pos < len(line):
+        spans.append((pos, len(line)))
+    return sorted(spans)
+
+
 def template_literals(line: str) -> list[str]:
-    """Return the pieces of a template line that may print: text outside tags and the quoted
-    strings of its Jinja expressions that are not a keyword argument's value."""
-    pieces = [m.group(2) for j in _JINJA.finditer(line) if not j.group(0).startswith("{#")
-              for m in _QUOTED.finditer(j.group(0))
-              if not j.group(0)[:m.start()].rstrip().endswith(("=", "["))]
-    outside = _TAG.sub(" ", _JINJA.sub(" ", line))
-    return [p for p in pieces + [outside] if p.strip()]
+    """Return the pieces of a template line that may print (literal_spans)."""
+    return [line[a:b] for a, b in literal_spans(line) if line[a:b].strip()]
 
 
 def check_flavour(game: Game) -> list[Problem]:

@@ -130,8 +130,8 @@ def test_explain_names_each_facts_origin(game_copy):
     root = game_copy("deity")
     path = root / "data" / "deity" / "facts.yaml"
     text = path.read_text()
-    text = text.replace("    rule: deity.nation-count\n",
-                        "    rule: deity.nation-count\n    origin: {reference: games-facts.md}\n", 1)
+    text = text.replace("    rule: deity.nation-count\n", "    rule: deity.nation-count\n"
+                        "    origin: {reference: games-facts.md}\n", 1)
     text = text.replace("    rule: deity.progression-order\n",
                         "    rule: deity.progression-order\n    origin: picture\n", 1)
     text = text.replace("    rule: deity.devotion-cap\n",

@@ -19,7 +19,7 @@ from printshop.cli import main
 from printshop.mutants import load_equivalents, mutants, run, template_mutants
 from printshop.loader import load_game
 from printshop.printed import rule_words, template_literals
-from printshop.project import Project, builtin_root
+from printshop.project import builtin_root
 
 GAMES = ["deity", "cvlizations", "civilizations-cards", "pocketciv", "playing-gods"]
 DOC = REPO / "docs" / "rules-fidelity.md"
@@ -163,6 +163,7 @@ def test_rule_words_and_template_literals():
     assert rule_words("tech levels IV-V, 1-2 players") == ["1", "2"]
     line = """{{ text("Spend 1 devotion", 5, 10, align = 'left', size=9) }}<t x="3">Hi 3</t>"""
     assert [s.strip() for s in template_literals(line)] == ["Spend 1 devotion", "Hi 3"]
+    assert template_literals("{{ text(card['cost'] ~ ' gold') }} {# 7 #}") == [" gold"]
 
 
 def test_template_mutants_skip_layout_and_keyword_values(tmp_path):
