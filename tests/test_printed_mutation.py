@@ -245,3 +245,24 @@ def test_explain_shows_where_a_fact_is_printed_and_its_printed_breaks(game_copy)
     bad = CliRunner().invoke(main, ["validate", "deity", "--explain", "--project", str(root)])
     assert re.search(r"BROKEN\s+nation-count\s+\[deity\.nation-count\]", bad.output)
     assert "! fact 'nation-count': interventions (3 cards" in bad.output
+
+
+def test_a_fact_enforced_by_its_printed_text_alone(game_copy):
+    root = game_copy("deity")
+    path = root / "data" / "deity" / "facts.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("facts:\n", """facts:
+  - id: unused-intervention
+    fact: "An intervention not played by the end scores 2 points"
+    source: "Game end & scoring"
+    rule: printed.says
+    value: 2
+    prints: {component: interventions, card: smite, says: "Unused at the end: +{value} points"}
+    mutate: {file: templates/deity/intervention.svg.j2, replace: ["+2 points", "+3 points"]}
+""", 1), encoding="utf-8")
+    assert _validate(root, "deity").exit_code == 0
+    path = root / "templates" / "deity" / "intervention.svg.j2"
+    path.write_text(path.read_text(encoding="utf-8").replace("+2 points", "+3 points"))
+    result = _validate(root, "deity")
+    assert "[printed.says] fact 'unused-intervention': interventions card 'smite' prints " \
+        "'Unused at the end: +3 points'; the fact says 2" in result.output, result.output
