@@ -31,12 +31,16 @@ def _facts(game_id):
     return load_facts(builtin_root() / "data" / game_id, game_id)
 
 
-def _rules_broken(root: Path, game_id: str) -> set[str]:
+def _problems(root: Path, game_id: str) -> list:
     try:
         game = load_game(Project.open(root).game(game_id))
     except PrintshopError as exc:
-        return {p.rule for p in exc.problems}
-    return {p.rule for p in validate(game)}
+        return list(exc.problems)
+    return validate(game)
+
+
+def _rules_broken(root: Path, game_id: str) -> set[str]:
+    return {p.rule for p in _problems(root, game_id)}
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -52,9 +56,12 @@ def test_every_rulebook_fact_is_enforced_by_its_rule(game_id, tmp_path, record_p
         try:
             for op in fact.mutate:
                 mutate(root, game_id, op)
-            broken = _rules_broken(root, game_id)
+            problems = _problems(root, game_id)
+            broken = {p.rule for p in problems}
             if fact.rule not in broken:
                 missed.append(f"{fact.id}: not caught by {fact.rule} (broke {sorted(broken)})")
+            missed.extend(f"{fact.id}: {p.file}: [{p.rule}] {p.message} carries no line"
+                          for p in problems if p.line is None)
         except LookupError as exc:
             missed.append(f"{fact.id}: the mutation does not apply: {exc}")
         finally:
