@@ -218,9 +218,10 @@ def locate(game: Game, finding: Finding, rule_id: str) -> Problem:
         elif finding.path:
             path = _field_of(part, tuple(finding.path), finding.message)
             line = part.line(path)
-        else:   # a count over the whole deck or sheet: its list of cards, else the file's top
+        else:   # a count over the whole deck or sheet: where its data begins (`cards:`),
+            # before any card, so the studio links it to the component, not its first card
             path = ("cards",) if part.cards else ()
-            line = part.line(path) or 1
+            line = part.line(()) or 1
     else:
         line = _manifest_line(game, rule_id)
         path = finding.path or ("rules",)
