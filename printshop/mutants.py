@@ -72,8 +72,6 @@ class Score:
                 f"({self.tried} tried, {self.seconds:.0f} s)")
 
 
-# ---------------------------------------------------------------- finding the tokens
-
 def _changes(token: str) -> list[str]:
     if token.isdigit():
         n = int(token)
@@ -173,8 +171,6 @@ def mutants(root: Path, game) -> list[Mutant]:
     return out + [m for f in templates for m in template_mutants(root, f)]
 
 
-# ---------------------------------------------------------------- equivalents
-
 def load_equivalents(data_dir: Path) -> list[dict]:
     """Read data/GAME/printed-equivalents.yaml: a list of {mutant: ID-PATTERN, why: TEXT}."""
     path = Path(data_dir) / EQUIVALENTS_FILE
@@ -193,8 +189,6 @@ def equivalent(mutant_id: str, rows: list[dict]) -> dict | None:
     """Return the equivalents row that names a mutant, if any."""
     return next((r for r in rows if fnmatch.fnmatchcase(mutant_id, r["mutant"])), None)
 
-
-# ---------------------------------------------------------------- running them
 
 def apply(root: Path, m: Mutant) -> None:
     """Write a mutant into a copied project."""

@@ -83,8 +83,6 @@ def rule_words(text: str) -> list[str]:
             + [m.group(1) for m in FLAVOUR_WORDS.finditer(text)])
 
 
-# ---------------------------------------------------------------- reading what is printed
-
 def _plain(s) -> str:
     s = html.unescape(str(s)) if isinstance(s, Markup) else str(s)
     return " ".join(s.replace("**", "").split())
@@ -227,8 +225,6 @@ def read_game(game: Game) -> dict[str, dict[str, str]]:
     return {part.id: read_part(game, part) for part in game.parts}
 
 
-# ---------------------------------------------------------------- where a text is written
-
 @dataclass(frozen=True)
 class Place:
     """A piece of source a component prints from: a data field or a template line."""
@@ -310,8 +306,6 @@ def locate_text(candidates: list[Place], words: list[str], must: int | None = No
                 return place
     return None
 
-
-# ---------------------------------------------------------------- printed.says
 
 def _says_pattern(says: str, value) -> re.Pattern:
     def literal(part: str) -> str:
@@ -396,8 +390,6 @@ def _problem(place: Place | None, label: str, entry: dict, message: str) -> Prob
         return Problem(label, message, ("prints",), entry["line"], SAYS_RULE)
     return Problem(place.file, message, place.path, place.line, SAYS_RULE)
 
-
-# ---------------------------------------------------------------- printed.flavour
 
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 _QUOTED = re.compile(r"(['\"])((?:(?!\1).)*)\1")
