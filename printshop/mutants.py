@@ -3,8 +3,9 @@ keyword in its component data and templates, changed one at a time.
 
 A mutant counts when it reaches print (the component's printed text, printshop.printed, changes)
 and is caught when `validate` then reports a problem. Equivalent mutants are listed with a
-reason in data/GAME/printed-equivalents.yaml. ``python -m printshop.mutants GAME [N|all]``
-prints every survivor; tests/test_printed_mutation.py checks a sample of each game.
+reason in data/GAME/printed-equivalents.yaml. ``python -m printshop.mutants GAME [N|all]
+[ID-PATTERN]`` prints every survivor (of the mutants whose id matches the pattern);
+tests/test_printed_mutation.py checks a sample of each game.
 """
 
 from __future__ import annotations
@@ -229,9 +230,10 @@ def ordered(found: list[Mutant]) -> list[Mutant]:
     return sorted(found, key=lambda m: hashlib.sha256(m.id.encode()).digest())
 
 
-def run(source: Path, game_id: str, work: Path, n: int | None = None) -> Score:
-    """Copy a game into ``work``, try its mutants (until n of them reached print, or all) and
-    return the score."""
+def run(source: Path, game_id: str, work: Path, n: int | None = None,
+        only: str | None = None) -> Score:
+    """Copy a game into ``work``, try its mutants (until n of them reached print, or all; only
+    those whose id matches the pattern ``only``, if given) and return the score."""
     from .loader import load_game
     from .project import Project
     from .rules import validate
@@ -246,9 +248,11 @@ def run(source: Path, game_id: str, work: Path, n: int | None = None) -> Score:
     baseline = {p.id: read_part(game, p) for p in game.parts}
     rows = load_equivalents(game.data_dir)
     found = mutants(work, game)
+    if only:
+        found = [m for m in found if fnmatch.fnmatchcase(m.id, only)]
     score = Score(game_id, len(found))
     stale = [r["mutant"] for r in rows if not any(equivalent(m.id, [r]) for m in found)]
-    if stale:
+    if stale and not only:
         raise ValueError(f"{game_id}: equivalents that name no mutant: {', '.join(stale)}")
     for m in ordered(found):
         if n is not None and score.printed + len(score.equivalent) >= n:
@@ -302,11 +306,11 @@ def main(argv: list[str]) -> int:
     from .project import builtin_root
 
     if not argv:
-        print("usage: python -m printshop.mutants GAME [N|all]", file=sys.stderr)
+        print("usage: python -m printshop.mutants GAME [N|all] [ID-PATTERN]", file=sys.stderr)
         return 2
     n = None if len(argv) < 2 or argv[1] == "all" else int(argv[1])
     with tempfile.TemporaryDirectory() as tmp:
-        score = run(builtin_root(), argv[0], Path(tmp), n)
+        score = run(builtin_root(), argv[0], Path(tmp), n, argv[2] if len(argv) > 2 else None)
     print(score.line())
     for mid in score.survived:
         print("survived", mid)
