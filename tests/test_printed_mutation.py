@@ -184,6 +184,13 @@ def test_mutant_ids_name_the_card_and_field(builtin):
     assert not any(":cards[" in i and ".copies:" in i for i in ids)
 
 
+def test_flavour_makes_no_mutants(builtin):
+    game = load_game(builtin.game("playing-gods"))
+    ids = [m.id for m in mutants(builtin_root(), game)]
+    assert any(i.startswith("data/playing-gods/wrath.yaml:cards[id=plague].kills:") for i in ids)
+    assert not any(".flavour" in i for i in ids)
+
+
 def test_an_equivalent_that_names_no_mutant_is_refused(game_copy, tmp_path):
     root = game_copy("deity")
     (root / "data" / "deity" / "printed-equivalents.yaml").write_text(
