@@ -10,8 +10,8 @@ tests/test_printed_mutation.py checks a sample of each game.
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
+import re
 import shutil
 import sys
 import time
@@ -186,9 +186,16 @@ def load_equivalents(data_dir: Path) -> list[dict]:
     return rows
 
 
+def matches(mutant_id: str, pattern: str) -> bool:
+    """Say whether an id matches a pattern where only * (any text) and ? (one character) are
+    wild: brackets stay literal, as in cards[id=leader]."""
+    rx = "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
+    return re.fullmatch(rx, mutant_id, re.S) is not None
+
+
 def equivalent(mutant_id: str, rows: list[dict]) -> dict | None:
     """Return the equivalents row that names a mutant, if any."""
-    return next((r for r in rows if fnmatch.fnmatchcase(mutant_id, r["mutant"])), None)
+    return next((r for r in rows if matches(mutant_id, r["mutant"])), None)
 
 
 def apply(root: Path, m: Mutant) -> None:
@@ -249,7 +256,7 @@ def run(source: Path, game_id: str, work: Path, n: int | None = None,
     rows = load_equivalents(game.data_dir)
     found = mutants(work, game)
     if only:
-        found = [m for m in found if fnmatch.fnmatchcase(m.id, only)]
+        found = [m for m in found if matches(m.id, only)]
     score = Score(game_id, len(found))
     stale = [r["mutant"] for r in rows if not any(equivalent(m.id, [r]) for m in found)]
     if stale and not only:

@@ -191,6 +191,16 @@ def test_flavour_makes_no_mutants(builtin):
     assert not any(".flavour" in i for i in ids)
 
 
+def test_equivalent_patterns_keep_brackets_literal():
+    from printshop.mutants import matches
+
+    mid = "data/pocketciv/scenarios.yaml:pages[2].title:1>2"
+    assert matches(mid, "data/pocketciv/scenarios.yaml:pages[*].title:*")
+    assert matches(mid, "data/pocketciv/scenarios.yaml:pages[?].title:1>?")
+    assert not matches(mid, "data/pocketciv/scenarios.yaml:pages[3].title:*")
+    assert not matches(mid, "data/pocketciv/scenarios.yaml:pages[2].title")
+
+
 def test_an_equivalent_that_names_no_mutant_is_refused(game_copy, tmp_path):
     root = game_copy("deity")
     (root / "data" / "deity" / "printed-equivalents.yaml").write_text(
