@@ -18,9 +18,16 @@ from .errors import PrintshopError, Problem
 from .source import load_document, read_text
 
 FACTS_FILE = "facts.yaml"
-ROW_KEYS = {"id", "fact", "source", "rule", "mutate", "wins"}
+ROW_KEYS = {"id", "fact", "source", "rule", "mutate", "wins", "origin", "value", "prints"}
+PRINTS_KEYS = {"component", "card", "says"}
 REQUIRED_KEYS = ("id", "fact", "source", "rule", "mutate")
 OPERATIONS = ("set", "add", "swap", "remove", "duplicate", "replace")
+# Where a fact comes from: the rulebook (its section is the row's ``source``), a reference data
+# file under ../shared/reference/, a picture (the rulebook shows it, no sentence states it), or
+# a design choice recorded beside the data (DESIGN.md). A row without ``origin`` is rulebook.
+ORIGINS = ("rulebook", "reference", "picture", "design")
+ORIGIN_DETAIL = {"rulebook": "section", "reference": "file", "picture": "picture",
+                 "design": "file"}
 _TOKEN = re.compile(r"\.?([^.\[\]]+)|\[([^\]]+)\]")
 
 
@@ -35,6 +42,21 @@ class Fact:
     mutate: tuple[dict, ...]
     wins: str | None = None
     line: int | None = None
+    origin: str = "rulebook"
+    origin_detail: str | None = None
+    value: object = None
+    prints: tuple[dict, ...] = ()
+
+    def cites(self) -> str:
+        """Return where the fact comes from, as --explain prints it."""
+        if self.origin == "rulebook":
+            return f"rulebook: {self.origin_detail or self.source}"
+        if self.origin == "reference":
+            return f"reference data: ../shared/reference/{self.origin_detail}"
+        if self.origin == "picture":
+            return "picture" + (f": {self.origin_detail}" if self.origin_detail else "")
+        return "design choice" + (f", recorded in {self.origin_detail}" if self.origin_detail
+                                  else "")
 
 
 @dataclass(frozen=True)
@@ -81,6 +103,57 @@ def _operations(raw, file, path, line) -> tuple[list[dict], list[Problem]]:
             problems.append(Problem(file, f"'{kinds[0]}' needs a 'path'", where, line))
             continue
         out.append(op)
+    return out, problems
+
+
+def _origin(raw, file, path, line) -> tuple[str, str | None, list[Problem]]:
+    """Read a row's ``origin``: a kind, or a one-key mapping of kind to its detail."""
+    if raw is None:
+        return "rulebook", None, []
+    if isinstance(raw, str) and raw in ORIGINS:
+        if raw == "reference":
+            return raw, None, [Problem(file, "origin 'reference' names its file: "
+                                       "origin: {reference: FILE} (in ../shared/reference/)",
+                                       path, line)]
+        return raw, None, []
+    if isinstance(raw, dict) and len(raw) == 1:
+        (kind, detail), = raw.items()
+        if kind in ORIGINS and isinstance(detail, str) and detail.strip():
+            if kind == "reference" and (detail.startswith("/") or ".." in detail.split("/")):
+                return kind, detail, [Problem(file, f"origin reference '{detail}' must be a "
+                                              "file inside ../shared/reference/", path, line)]
+            return kind, detail.strip(), []
+    return "rulebook", None, [Problem(
+        file, "origin is one of " + ", ".join(ORIGINS) + ", or a mapping of one of them to "
+        "its " + "/".join(dict.fromkeys(ORIGIN_DETAIL.values())) + " (origin: {reference: "
+        "pocketciv-data.md})", path, line)]
+
+
+def _prints(row, file, path, doc) -> tuple[list[dict], list[Problem]]:
+    """Read a row's ``prints``: where a component prints the fact (printshop/printed.py)."""
+    raw = row.get("prints")
+    if raw is None:
+        return [], []
+    entries = raw if isinstance(raw, list) else [raw]
+    out, problems = [], []
+    for i, entry in enumerate(entries):
+        where = path + (("prints", i) if isinstance(raw, list) else ("prints",))
+        line = doc.line(where)
+        if (not isinstance(entry, dict) or not {"component", "says"} <= set(entry)
+                or set(entry) - PRINTS_KEYS
+                or not all(isinstance(v, str) and v.strip() for v in entry.values())):
+            problems.append(Problem(file, "a prints entry is {component: ID, says: TEXT} and "
+                                    "optionally card: ID, each a string", where, line))
+            continue
+        if "{value}" in entry["says"] and row.get("value") is None:
+            problems.append(Problem(file, "says uses {value}, but the fact has no value",
+                                    where, line))
+            continue
+        if isinstance(row.get("value"), (list, dict)):
+            problems.append(Problem(file, "a fact's value is a number or a word",
+                                    path + ("value",), doc.line(path + ("value",))))
+            continue
+        out.append({**entry, "line": line})
     return out, problems
 
 
@@ -150,25 +223,45 @@ def _printed(path: Path, root: Path, label: str) -> str:
     return " ".join(text.split())
 
 
-def missing_restated(data_dir: Path, game_id: str, template_dirs: list) -> list[str]:
-    """Return a message for each listed sheet sentence its file no longer prints.
+def _line_of(text: str, words: list[str]) -> int | None:
+    """Return the line of ``text`` holding the longest run of ``words`` (two at least)."""
+    lines = [" ".join(t.split()) for t in text.splitlines()]
+    for size in range(len(words), 1, -1):
+        for i in range(len(words) - size + 1):
+            probe = " ".join(words[i:i + size])
+            for n, line in enumerate(lines, 1):
+                if probe in line:
+                    return n
+    return None
+
+
+def missing_restated(data_dir: Path, game_id: str,
+                     template_dirs: list) -> list[tuple[str, str, int | None]]:
+    """Return (message, file, line) for each listed sheet sentence its file no longer prints:
+    the line of the file where most of the sentence still stands, else the row's line.
 
     Runs of white space count as one space, so re-wrapping a line changes nothing.
     """
-    out, printed = [], {}
+    out, printed, sources = [], {}, {}
+    table = f"data/{game_id}/{FACTS_FILE}"
     for r in load_restated(data_dir, game_id):
         found, root = next(((Path(d) / r.file, Path(d)) for d in [*template_dirs, data_dir]
                             if (Path(d) / r.file).is_file()), (None, None))
         if found is not None and found not in printed:
             try:
                 printed[found] = _printed(found, root, r.file)
+                sources[found] = read_text(found, r.file, root)
             except PrintshopError as exc:  # a link out of the folder, a pipe, a huge file
-                out.append(f"{r.file}: {exc.problems[0].message}")
+                out.append((f"{r.file}: {exc.problems[0].message}", table, r.line))
                 continue
         if found is None:
-            out.append(f"{r.file}: no such template")
+            out.append((f"{r.file}: no such template", table, r.line))
         elif " ".join(r.text.split()) not in printed[found]:
-            out.append(f"{r.file} no longer says '{r.text}' ({r.restates})")
+            line = _line_of(sources[found], r.text.split())
+            label = (f"data/{game_id}/{r.file}" if root == Path(data_dir)
+                     else f"templates/{game_id}/{r.file}")
+            out.append((f"{r.file} no longer says '{r.text}' ({r.restates})",
+                        label if line else table, line or r.line))
     return out
 
 
@@ -199,8 +292,14 @@ def load_facts(data_dir: Path, game_id: str) -> list[Fact]:
         seen.add(row["id"])
         ops, bad = _operations(row["mutate"], label, where + ("mutate",), line)
         problems.extend(bad)
+        origin, detail, bad = _origin(row.get("origin"), label, where + ("origin",),
+                                      doc.line(where + ("origin",)) or line)
+        problems.extend(bad)
+        prints, bad = _prints(row, label, where, doc)
+        problems.extend(bad)
         facts.append(Fact(str(row["id"]), str(row["fact"]), str(row["source"]),
-                          str(row["rule"]), tuple(ops), row.get("wins"), line))
+                          str(row["rule"]), tuple(ops), row.get("wins"), line, origin, detail,
+                          row.get("value"), tuple(prints)))
     if problems:
         raise PrintshopError(problems, f"{label} is malformed")
     return facts
@@ -220,12 +319,22 @@ def check_table(game_id: str, facts: list[Fact], known: set[str], listed: set[st
     return out
 
 
+_SAID = re.compile(r"fact '([^']+)': ")
+
+
 def explain(facts: list[Fact], problems: list[Problem]) -> list[FactStatus]:
-    """Pair each fact with the messages its rule produced on the shipped data."""
+    """Pair each fact with the messages its rule produced on the shipped data, and those its
+    own ``prints`` produced (printed.says names the fact)."""
     by_rule: dict[str, list[str]] = {}
+    by_fact: dict[str, list[str]] = {}
     for p in problems:
-        by_rule.setdefault(p.rule, []).append(p.message)
-    return [FactStatus(f, tuple(by_rule.get(f.rule, ()))) for f in facts]
+        said = _SAID.match(p.message) if p.rule == "printed.says" else None
+        if said:
+            by_fact.setdefault(said.group(1), []).append(p.message)
+        else:
+            by_rule.setdefault(p.rule, []).append(p.message)
+    return [FactStatus(f, tuple(by_rule.get(f.rule, [])) + tuple(by_fact.get(f.id, [])))
+            for f in facts]
 
 
 def describe(statuses: list[FactStatus]) -> list[str]:
@@ -234,12 +343,19 @@ def describe(statuses: list[FactStatus]) -> list[str]:
     for s in statuses:
         f = s.fact
         lines.append(f"  {'ok' if s.ok else 'BROKEN':6} {f.id}  [{f.rule}]")
-        lines.append(f"         {f.fact}  ({f.source})")
+        lines.append(f"         {f.fact}")
+        lines.append(f"         source: {f.cites()}")
         if f.wins:
             lines.append(f"         which wins: {f.wins}")
+        for entry in f.prints:
+            where = entry["component"] + (f", card {entry['card']}" if entry.get("card") else "")
+            lines.append(f"         printed on {where}: \"{entry['says']}\""
+                         + (f" ({{value}} = {f.value})" if "{value}" in entry["says"] else ""))
         lines.extend(f"         ! {m}" for m in s.broken)
     ok = sum(s.ok for s in statuses)
     lines.append(f"  {ok} of {len(statuses)} facts hold")
+    kinds = {k: sum(s.fact.origin == k for s in statuses) for k in ORIGINS}
+    lines.append("  sources: " + ", ".join(f"{n} {k}" for k, n in kinds.items() if n))
     return lines
 
 

@@ -7,23 +7,30 @@ whole rule set (``deity``) from the registry; a mapping is a declarative check (
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterable
 
+from . import printed
 from .errors import PrintshopError, Problem
 from .facts import check_table, load_facts, missing_restated
 from .games import load_plugins
 from .models import Card, CheckSpec, Game, Part
+from .source import load_document
 
 
 @dataclass(frozen=True)
 class Finding:
-    """A rule broken somewhere: a message and, where known, the card or key involved."""
+    """A rule broken somewhere: a message and, where known, the card or key involved (or a
+    file of the project and its line, for what no component holds)."""
 
     message: str
     part: str | None = None
     card: str | None = None
     path: tuple = ()
+    file: str | None = None
+    line: int | None = None
 
 
 RuleFn = Callable[[Game], Iterable[Finding]]
@@ -42,8 +49,8 @@ def sheet_text_rule(game_id: str, description: str) -> RuleFn:
     """Register GAME.sheet-text: every sentence the fact table's ``restated`` list names is
     still printed by its template or data file (one rule, shared by every game that has one)."""
     def check(game: Game):
-        for message in missing_restated(game.data_dir, game.id, game.template_dirs):
-            yield Finding(message)
+        for message, file, line in missing_restated(game.data_dir, game.id, game.template_dirs):
+            yield Finding(message, file=file, line=line)
     return rule(f"{game_id}.sheet-text", description)(check)
 
 
@@ -130,24 +137,94 @@ CHECKS: dict[str, Callable] = {
 }
 
 
+_QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"")
+_AGAIN = re.compile(r"\btwice\b|\b\d+ times\b|\bboth\b|\bduplicate", re.IGNORECASE)
+
+
+def _leaf_paths(node, path=()):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _leaf_paths(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _leaf_paths(v, path + (i,))
+    else:
+        yield path, node
+
+
+def _subtree(data, path: tuple):
+    for key in path:
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def _field_of(part: Part, path: tuple, message: str) -> tuple:
+    """Return the path of the field a message names by its quoted value, below ``path``: the
+    second holder of a value the message says is used again, else the first; else ``path``."""
+    doc = part.source
+    node = _subtree(doc.data, path) if doc is not None else None
+    if node is None:
+        return path
+    for m in _QUOTED.finditer(message):
+        value = m.group(1) or m.group(2)
+        holders = [path + p for p, v in _leaf_paths(node) if p and isinstance(v, (str, int))
+                   and not isinstance(v, bool) and str(v) == value]
+        if holders:
+            return holders[1] if len(holders) > 1 and _AGAIN.search(message) else holders[0]
+    return path
+
+
+def _manifest_line(game: Game, rule_id: str) -> int | None:
+    """Return the line of game.yaml's rules entry that runs a rule: its own, else its set's."""
+    names = [e if isinstance(e, str) else getattr(e, "id", None) for e in game.manifest.rules]
+    index = next((i for i, n in enumerate(names) if n == rule_id), None)
+    if index is None:
+        index = next((i for i, n in enumerate(names)
+                      if isinstance(n, str) and rule_id.startswith(n + ".")), None)
+    if index is None:
+        return None
+    try:   # read again only for a problem: a game read back from the cache has no lines
+        doc = load_document(Path(game.data_dir) / "game.yaml", f"data/{game.id}/game.yaml",
+                            Path(game.data_dir))
+    except PrintshopError:
+        return None
+    return doc.line(("rules", index))
+
+
 def locate(game: Game, finding: Finding, rule_id: str) -> Problem:
-    """Turn a Finding into a Problem with the data file and card line."""
+    """Turn a Finding into a Problem at the line of the field that breaks the rule: the
+    card's field, the value a message quotes, a deck's card list, or the manifest's entry of
+    the rule when no component is involved."""
+    if finding.file is not None:
+        return Problem(finding.file, finding.message, finding.path, finding.line, rule_id)
     file = f"data/{game.id}/game.yaml"
     line, path = None, finding.path
+    part = None
     if finding.part:
         try:
             part = game.part(finding.part)
         except KeyError:
             part = None
-        if part is not None and part.data_file:
-            file = part.data_file
-            if finding.path and not finding.card:
-                line = part.line(finding.path)
-            if finding.card:
-                for i, card in enumerate(part.cards):
-                    if card.id == finding.card:
-                        path, line = ("cards", i) + tuple(finding.path), card.line
-                        break
+    if part is not None and part.data_file:
+        file = part.data_file
+        index = next((i for i, card in enumerate(part.cards) if card.id == finding.card), None) \
+            if finding.card else None
+        if index is not None:
+            path = _field_of(part, ("cards", index) + tuple(finding.path), finding.message)
+            line = part.line(path) if len(path) > 2 else part.cards[index].line
+        elif finding.path:
+            path = _field_of(part, tuple(finding.path), finding.message)
+            line = part.line(path)
+        else:   # a count over the whole deck or sheet: where its data begins (`cards:`),
+            # before any card, so the studio links it to the component, not its first card
+            path = ("cards",) if part.cards else ()
+            line = part.line(()) or 1
+    else:
+        line = _manifest_line(game, rule_id)
+        path = finding.path or ("rules",)
     return Problem(file, finding.message, path, line, rule_id)
 
 
@@ -181,12 +258,13 @@ def validate(game: Game) -> list[Problem]:
             if check is None:
                 problems.append(Problem(f"data/{game.id}/game.yaml",
                                         f"unknown check '{entry.check}'; known checks: "
-                                        f"{', '.join(CHECKS)}", ("rules",), None, entry.id))
+                                        f"{', '.join(CHECKS)}", ("rules",),
+                                        _manifest_line(game, entry.id), entry.id))
                 continue
             problems.extend(locate(game, f, entry.id) for f in check(game, entry))
         elif entry not in RULES:
             problems.append(Problem(f"data/{game.id}/game.yaml", f"unknown rule '{entry}'",
-                                    ("rules",), None, entry))
+                                    ("rules",), _manifest_line(game, entry), entry))
         else:
             _, fn = RULES[entry]
             try:
@@ -199,6 +277,10 @@ def validate(game: Game) -> list[Problem]:
         facts = load_facts(game.data_dir, game.id)
     except PrintshopError as exc:
         return problems + list(exc.problems)
+    if facts:   # a game with a fact table has its printed text checked against it
+        listed |= set(printed.ALWAYS)
+        problems.extend(printed.check_says(game, facts))
+        problems.extend(printed.check_flavour(game))
     problems.extend(check_table(game.id, facts, set(RULES) | listed, listed))
     return problems
 
