@@ -83,9 +83,15 @@ def assert_same_pixels(ref: np.ndarray, img: np.ndarray, what: str) -> None:
 def assert_gap_kept(img: np.ndarray, ref: np.ndarray, words: list, scale: tuple,
                     what: str) -> None:
     """Between 'with' and the element after it ('Water', 'Fire'...: boxes from the PDF's
-    text layer, in points) the image is as blank as the PDF's render: the space is there."""
+    text layer, in points) the image is as blank as the PDF's render: the space is there.
+    Where the line breaks between them, the same is asked of 'Kills' and the bold count
+    after it: another space between a regular and a bold run on one line."""
     at = [i for i, w in enumerate(words) if words[i - 1][0] == "with" and w[0] in ELEMENTS]
     assert at, f"{what}: the PDF reads no 'with' and an element"
+    if abs(words[at[0]][2] - words[at[0] - 1][2]) > 1:     # on the next line
+        at = [i for i, w in enumerate(words) if words[i - 1][0] == "Kills" and w[0].isdigit()
+              and abs(w[2] - words[i - 1][2]) <= 1]
+        assert at, f"{what}: 'with' ends a line, and no 'Kills N' shares one"
     (_, _, top, left, bottom), (_, right, _, _, _) = words[at[0] - 1], words[at[0]]
     sx, sy = scale
     x0, x1 = math.ceil(left * sx) + 1, math.floor(right * sx) - 1
