@@ -82,6 +82,26 @@ def list_games(games, project_dir):
             _echo(f"  {part.id:<24} {part.name} ({count})")
 
 
+@main.command("new", short_help="Start a game of your own: a folder that builds at once.")
+@click.argument("game")
+@click.option("--dir", "project_dir", type=click.Path(file_okay=False), default=".",
+              show_default=True, help="The project folder to put data/GAME/ and "
+              "templates/GAME/ in (made if missing).")
+@click.option("--name", default=None, help="The game's name (default: from GAME).")
+def new(game, project_dir, name):
+    """Make GAME: a deck with icons and rule text, double-sided coins, a rules sheet, a
+    board, two rules and a README saying what to change. It validates and builds at once."""
+    from .scaffold import new_game
+
+    try:
+        written = new_game(game, project_dir, name)
+    except PrintshopError as exc:
+        _fail(exc)
+    _wrote(written)
+    _echo(f"next: printshop build {game} --project {project_dir}   "
+          f"(then read {Path(project_dir, 'data', game, 'README.md').as_posix()})")
+
+
 @main.command(short_help="Build print-and-play PDFs.")
 @click.argument("games", nargs=-1)
 @project_option
