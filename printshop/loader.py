@@ -271,10 +271,16 @@ def _check_icon_tokens(parts: list[Part], icons: dict, icon_label: str | None,
             continue
         found = []
         if isinstance(part.spec, DeckComponent):
-            for i, card in enumerate(part.cards):
+            # The cards as written, so a card with other mistakes is read for icons too.
+            raw_cards = part.data.get("cards") if isinstance(part.data, dict) else None
+            for i, raw in enumerate(raw_cards if isinstance(raw_cards, list) else []):
+                if not isinstance(raw, dict):
+                    continue
+                column = {part.spec.columns.get(k, k): k for k in raw}
                 for name, spec in part.spec.fields.items():
-                    if name in card.fields:
-                        found.extend(_texts(card.fields[name], ("cards", i, name), spec))
+                    if name in column:
+                        found.extend(_texts(raw[column[name]], ("cards", i, column[name]),
+                                            spec))
         else:
             found = _texts(part.data, ())
         for path, text in found:
@@ -316,7 +322,7 @@ def load_game(folder: GameFolder) -> Game:
             problems.add(label, f"no component '{rule.component}'{hint}", path, doc.line(path))
 
     template_dirs = [folder.template_dir, SHARED_TEMPLATES]
-    icons, icon_label = {}, None
+    icons, icon_label, icons_failed = {}, None, False
     if manifest.icons:
         icon_path = safe_relative(folder, folder.template_dir, manifest.icons, label,
                                   ("icons",), problems, doc.line(("icons",)))
@@ -326,6 +332,9 @@ def load_game(folder: GameFolder) -> Game:
                 icons = icon_sets.load_icons(icon_path, icon_label, folder.template_dir)
             except PrintshopError as exc:
                 problems.extend(exc.problems)
+                icons_failed = True
+        else:
+            icons_failed = True
 
     parts = []
     for i, comp in enumerate(manifest.components):
@@ -370,7 +379,7 @@ def load_game(folder: GameFolder) -> Game:
                     if isinstance(comp, DeckComponent):
                         part.cards = load_cards(data_doc, comp, manifest.enums, problems)
         parts.append(part)
-    if not problems:
+    if not icons_failed:    # with the icon file broken, every name would look unknown
         _check_icon_tokens(parts, icons, icon_label, problems)
     problems.raise_if_any()
     game = Game(folder.id, manifest, parts, folder.data_dir, template_dirs, icons, icon_label)
