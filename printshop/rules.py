@@ -148,6 +148,8 @@ def locate(game: Game, finding: Finding, rule_id: str) -> Problem:
                     if card.id == finding.card:
                         path, line = ("cards", i) + tuple(finding.path), card.line
                         break
+            if line is None:    # a finding about the whole deck: where its cards begin
+                line = part.line(("cards",)) or 1
     return Problem(file, finding.message, path, line, rule_id)
 
 

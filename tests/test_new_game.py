@@ -85,6 +85,18 @@ def test_a_mistyped_icon_in_text_is_a_located_error_with_close_matches(new_game,
     assert not (tmp_path / "out").exists()
 
 
+def test_a_rule_about_the_whole_deck_names_the_line_its_cards_begin(new_game, tmp_path):
+    import shutil
+    root = tmp_path / "p"
+    shutil.copytree(new_game, root)
+    manifest = root / "data" / "harbour-lights" / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("equals: 12}", "equals: 13}"))
+    code, out = run("validate", "harbour-lights", "--project", str(root))
+    assert code == 1
+    assert "data/harbour-lights/cards.yaml:3: [twelve-cards] expected 13 cards in cards, " \
+        "found 12" in out
+
+
 # --- pictures and icons as designers use them ----------------------------------------------
 
 @pytest.fixture
