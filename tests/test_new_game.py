@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -36,7 +35,8 @@ def new_game(tmp_path_factory):
 
 
 def test_new_makes_a_complete_folder(new_game):
-    data, templates = new_game / "data" / "harbour-lights", new_game / "templates" / "harbour-lights"
+    data = new_game / "data" / "harbour-lights"
+    templates = new_game / "templates" / "harbour-lights"
     assert {p.name for p in data.iterdir()} == {"game.yaml", "cards.yaml", "coins.yaml",
                                                  "README.md"}
     assert (templates / "icons.yaml").read_text().count("game-icons:") >= 3

@@ -10,7 +10,6 @@ that this file does not describe, so the reference cannot drift from the code.
 
 from __future__ import annotations
 
-import inspect
 import sys
 import typing
 from pathlib import Path
@@ -288,7 +287,8 @@ def helpers() -> list[str]:
 def checks() -> list[str]:
     out = ["## Rule checks", "",
            "A mapping under `rules:` with an `id` and a `check`; its keys are in the table of "
-           "a rule check above. A failure names the rule's id and a line: the card's where one card is at fault, else the line where the deck's cards begin.", "",
+           "a rule check above. A failure names the rule's id and a line: the card's where one "
+           "card is at fault, else the line where the deck's cards begin.", "",
            "| check | what it checks | example |", "|---|---|---|"]
     for name in CHECKS:
         what, example = CHECK_TEXT[name]
