@@ -20,7 +20,7 @@ from .geometry import PrintOptions, paper_size
 from .icons import notice
 from .models import Game
 from .printrun import ComponentPDF, PrintRun, items_of
-from .project import Project
+from .project import Project, did_you_mean
 
 __all__ = ["BuildReport", "ComponentPDF", "GameBuild", "build", "build_games", "check_games",
            "load_games", "render_all", "render_component"]
@@ -38,16 +38,21 @@ class GameBuild:
     cache: dict[str, str] = field(default_factory=dict)
     run: PrintRun | None = None
     paper: dict = field(default_factory=dict)   # pages, and sheets by stock, of the print run
+    whole: bool = True    # every component drawn (not --only): the print-and-play file too
 
     def files(self) -> dict[str, bytes]:
         """Return the files to write, relative to the output folder."""
         out = {f"{self.game.id}/{c.component}.pdf": c.pdf for c in self.components}
-        out[f"{self.game.id}/{self.game.id}-print-and-play.pdf"] = self.combined
+        if self.whole:
+            out[f"{self.game.id}/{self.game.id}-print-and-play.pdf"] = self.combined
         out.update({f"{self.game.id}/{name}": text for name, text in notice(self.game).items()})
         return out
 
     def cache_files(self) -> dict[str, bytes]:
         """Return the cache manifest that lets the next build skip unchanged components."""
+        if not self.whole:
+            # Left as it was: a component drawn again no longer hashes to its entry there.
+            return {}
         entries = {c.component: (self.cache[c.component], f"{self.game.id}/{c.component}.pdf",
                                  c.pdf, {k: getattr(c, k) for k in _FACTS})
                    for c in self.components}
@@ -183,16 +188,18 @@ _FACTS = ("game", "component", "name", "kind", "pages", "duplex", "note", "stock
 
 def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None = None,
                jobs: int | None = None, out_dir: Path | None = None,
-               meanwhile: Callable[[], None] | None = None) -> list[GameBuild]:
+               meanwhile: Callable[[], None] | None = None,
+               only: frozenset[str] | None = None) -> list[GameBuild]:
     """Render every component of every game, in parallel where it pays, skipping those
     whose inputs are unchanged since the last build into ``out_dir``; then each game's
     print-and-play file, its parts drawn as soon as the game's components are (workers.py).
 
     ``meanwhile()`` (the build's rules) runs in this process while the workers draw; an
-    error it raises is the build's, whatever the drawing found."""
+    error it raises is the build's, whatever the drawing found. ``only`` names the components
+    to draw (the others, and the print-and-play files, are left alone)."""
     from .workers import URGENT, Workers
 
-    tasks = [(g, p.id, opts) for g in games for p in g.parts]
+    tasks = [(g, p.id, opts) for g in games for p in g.parts if only is None or p.id in only]
     keys = [cache.component_key(g, g.part(cid), opts) for g, cid, _ in tasks]
     manifests = {g.id: cache.load_manifest(out_dir, g.id) if out_dir else {} for g in games}
     results: list = [None] * len(tasks)
@@ -223,7 +230,7 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
     work = [(i, k, tasks[i] + ((k, shares[i]),) if shares[i] > 1 else tasks[i])
             for i in todo for k in range(shares[i])]
     workers = Workers((jobs or default_jobs()) if len(work) > 1 else 1)
-    builds = {g.id: GameBuild(g) for g in games}
+    builds = {g.id: GameBuild(g, whole=only is None) for g in games}
     left = {g.id: 0 for g in games}       # components of each game not drawn yet
     for i in todo:
         left[tasks[i][0].id] += 1
@@ -242,7 +249,7 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
                 b.components.append(res)
                 b.cache[res.component] = key
         pages += sum(c.pages for c in b.components)
-        if failed or pages > limits.current().max_output_pages:
+        if failed or pages > limits.current().max_output_pages or not b.whole:
             return
         key = cache.combined_key(list(b.cache.values()), opts)
         b.cache["print-and-play"] = key
@@ -413,32 +420,55 @@ class BuildReport:
 
 def build(project: Project, ids, opts: PrintOptions, out_dir: Path,
           progress: Progress | None = None, jobs: int | None = None,
-          bounds: limits.Limits | None = None) -> BuildReport:
-    """Build the selected games into out_dir; write nothing unless everything succeeded."""
+          bounds: limits.Limits | None = None, only=()) -> BuildReport:
+    """Build the selected games (or ``only`` some components) into out_dir; write nothing
+    unless everything succeeded."""
     with limits.applied(bounds or limits.current()):
-        return build_games(load_games(project, ids), opts, out_dir, progress, jobs, bounds)
+        return build_games(load_games(project, ids), opts, out_dir, progress, jobs, bounds,
+                           only)
 
 
 def build_games(games: list[Game], opts: PrintOptions, out_dir: Path,
                 progress: Progress | None = None, jobs: int | None = None,
-                bounds: limits.Limits | None = None) -> BuildReport:
+                bounds: limits.Limits | None = None, only=()) -> BuildReport:
     """Check, render and write games already loaded; nothing is written on any failure.
 
     ``bounds`` are the build's limits (default: the current ones); the drawing clock for
-    total_render_seconds starts here.
+    total_render_seconds starts here. ``only`` names components: just those are drawn and
+    written (the whole game is still checked against its rules).
     """
     with limits.applied(bounds or limits.current()):
-        return _check_render_write(games, opts, Path(out_dir), progress, jobs)
+        return _check_render_write(games, opts, Path(out_dir), progress, jobs,
+                                   selected_components(games, only))
+
+
+def selected_components(games: list[Game], only) -> frozenset[str] | None:
+    """Return the component ids ``--only`` names (None: all), each one a component of some
+    game selected; an unknown one is an error naming those there are."""
+    if not only:
+        return None
+    there = [p.id for g in games for p in g.parts]
+    problems = Problems()
+    for cid in only:
+        if cid not in there:
+            listed = ", ".join(dict.fromkeys(there))
+            problems.add(f"--only {cid}", f"no component '{cid}' in "
+                         f"{', '.join(g.id for g in games)}{did_you_mean(cid, there)}; "
+                         f"components: {listed}")
+    problems.raise_if_any()
+    return frozenset(only)
 
 
 def _check_render_write(games: list[Game], opts: PrintOptions, out_dir: Path,
-                        progress: Progress | None, jobs: int | None) -> BuildReport:
+                        progress: Progress | None, jobs: int | None,
+                        only: frozenset[str] | None = None) -> BuildReport:
     """Run the rules and the limits, render every component, then write the output at once."""
     from .output import write_files
 
     cards_within_limit(games)
     # The rules run while the workers draw: a build whose rules fail writes nothing anyway.
-    builds = render_all(games, opts, progress, jobs, out_dir, lambda: check_games(games))
+    builds = render_all(games, opts, progress, jobs, out_dir, lambda: check_games(games),
+                        only)
     files: dict[str, bytes] = {}
     entries: dict[str, bytes] = {}
     for b in builds:

@@ -47,6 +47,10 @@ backs_option = click.option("--backs", type=click.Choice(["none", "duplex", "fol
 limit_option = click.option("--limit", "limit_items", multiple=True, metavar="NAME=VALUE",
                             help="Raise one of the limits on purpose, e.g. max_cards=50000 "
                                  "(repeatable; names and defaults in docs/trust.md).")
+only_option = click.option("--only", multiple=True, metavar="COMPONENT",
+                           help="Draw and write only this component (its id; repeatable): "
+                                "the game is still checked whole, the print-and-play file "
+                                "is left as it was.")
 out_option = click.option("--out", "out_dir", type=click.Path(file_okay=False),
                           default="output", show_default=True, help="Where to write the PDFs.")
 
@@ -82,6 +86,26 @@ def list_games(games, project_dir):
             _echo(f"  {part.id:<24} {part.name} ({count})")
 
 
+@main.command("new", short_help="Start a game of your own: a folder that builds at once.")
+@click.argument("game")
+@click.option("--dir", "project_dir", type=click.Path(file_okay=False), default=".",
+              show_default=True, help="The project folder to put data/GAME/ and "
+              "templates/GAME/ in (made if missing).")
+@click.option("--name", default=None, help="The game's name (default: from GAME).")
+def new(game, project_dir, name):
+    """Make GAME: a deck with icons and rule text, double-sided coins, a rules sheet, a
+    board, two rules and a README saying what to change. It validates and builds at once."""
+    from .scaffold import new_game
+
+    try:
+        written = new_game(game, project_dir, name)
+    except PrintshopError as exc:
+        _fail(exc)
+    _wrote(written)
+    _echo(f"next: printshop build {game} --project {project_dir}   "
+          f"(then read {Path(project_dir, 'data', game, 'README.md').as_posix()})")
+
+
 @main.command(short_help="Build print-and-play PDFs.")
 @click.argument("games", nargs=-1)
 @project_option
@@ -102,9 +126,10 @@ def list_games(games, project_dir):
 @click.option("--jobs", type=click.IntRange(1, 16), default=None,
               help="Worker processes (default: one per core).")
 @click.option("--quiet", is_flag=True, help="Print nothing but errors.")
+@only_option
 @limit_option
 def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, back_offset,
-          layout, low_ink, jobs, quiet, limit_items):
+          layout, low_ink, jobs, quiet, only, limit_items):
     """Build print-and-play PDFs for GAMES (default: every game)."""
     from .build import build_games, load_games
     from .geometry import PrintOptions
@@ -122,11 +147,12 @@ def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, ba
         with applied(bounds):
             loaded = load_games(Project.open(project_dir), games)
             show = not quiet and sys.stderr.isatty()
-            with click.progressbar(length=sum(len(g.parts) for g in loaded), label="Building",
+            with click.progressbar(length=sum(1 for g in loaded for p in g.parts
+                                              if not only or p.id in only), label="Building",
                                    file=sys.stderr, show_pos=True) if show else _NoBar() as bar:
                 report = build_games(loaded, opts, Path(out_dir),
                                      progress=lambda label: bar.update(1), jobs=jobs,
-                                     bounds=bounds)
+                                     bounds=bounds, only=only)
     except PrintshopError as exc:
         _fail(exc)
     if not quiet:
@@ -142,6 +168,10 @@ def build_summary(report) -> list[str]:
     total = sum(n for _, n in report.sheets())
     unchanged = f", {len(report.unchanged)} unchanged" if report.unchanged else ""
     noun = "file" if len(report.files) == 1 else "files"
+    if not all(b.whole for b in report.games):
+        lines.append(f"{len(report.files)} {noun} written{unchanged} in {report.out_dir}; "
+                     "the print-and-play files are left as they were (--only)")
+        return lines
     lines.append(f"{len(report.files)} {noun} written{unchanged} in {report.out_dir}; "
                  f"the print-and-play files hold {report.pages} pages on {total} sheets"
                  + (f" ({sheets})" if sheets else ""))
@@ -443,7 +473,8 @@ def bom(game, project_dir, paper, backs, layout):
               help="Seconds between looks at the files.")
 @click.option("--jobs", type=click.IntRange(1, 16), default=None,
               help="Worker processes (default: one per core).")
-def watch(games, project_dir, out_dir, paper, backs, low_ink, interval, jobs):
+@only_option
+def watch(games, project_dir, out_dir, paper, backs, low_ink, interval, jobs, only):
     """Build GAMES (default: all), then rebuild whenever a data or template file is saved."""
     from .geometry import PrintOptions
     from .project import Project
@@ -453,7 +484,7 @@ def watch(games, project_dir, out_dir, paper, backs, low_ink, interval, jobs):
     try:
         run(Project.open(project_dir), games, PrintOptions(paper=paper, backs=backs,
                                                            low_ink=low_ink),
-            Path(out_dir), interval, say=click.echo, jobs=jobs)
+            Path(out_dir), interval, say=click.echo, jobs=jobs, only=only)
     except PrintshopError as exc:
         _fail(exc)
     except KeyboardInterrupt:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path, PurePosixPath
 
@@ -255,6 +256,67 @@ def _nested_fields(doc) -> list[Problem]:
     return found
 
 
+# An icon in text, as text() draws it: :coin:
+ICON_TOKEN = re.compile(r":([a-z0-9][a-z0-9-]*):")
+
+
+def _texts(value, path: tuple, spec=None, depth: int = 0):
+    """Yield (path, string) for the strings of a piece of data that text() may draw: a deck's
+    text fields (by their specs), and every string of a sheet's, board's or booklet's data."""
+    if depth > 40:
+        return
+    if isinstance(value, str):
+        if spec is None or spec.type == "text":
+            yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            sub = None if spec is None else (spec.fields or {}).get(key) if spec.fields else None
+            if spec is not None and sub is None:
+                continue
+            yield from _texts(item, path + (key,), sub, depth + 1)
+    elif isinstance(value, list):
+        sub = None if spec is None else spec.items
+        if spec is not None and sub is None:
+            return
+        for i, item in enumerate(value):
+            yield from _texts(item, path + (i,), sub, depth + 1)
+
+
+def _check_icon_tokens(parts: list[Part], icons: dict, icon_label: str | None,
+                       problems: Problems) -> None:
+    """Report every :name: in text that names no icon, with its line and the nearest names:
+    text() would print it as it is."""
+    known = set(icons) | set(icon_sets.shared_icons())
+    where = f"in {icon_label}" if icon_label else "(the game has no icons.yaml)"
+    for part in parts:
+        if part.source is None:
+            continue
+        found = []
+        if isinstance(part.spec, DeckComponent):
+            # The cards as written, so a card with other mistakes is read for icons too.
+            raw_cards = part.data.get("cards") if isinstance(part.data, dict) else None
+            for i, raw in enumerate(raw_cards if isinstance(raw_cards, list) else []):
+                if not isinstance(raw, dict):
+                    continue
+                column = {part.spec.columns.get(k, k): k for k in raw}
+                for name, spec in part.spec.fields.items():
+                    if name in column:
+                        found.extend(_texts(raw[column[name]], ("cards", i, column[name]),
+                                            spec))
+        else:
+            found = _texts(part.data, ())
+        for path, text in found:
+            for m in ICON_TOKEN.finditer(text):
+                name = m.group(1)
+                if name in known:
+                    continue
+                near = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
+                hint = f"; did you mean {', '.join(f':{n}:' for n in near)}?" if near else \
+                    f"; icons: {', '.join(f':{n}:' for n in sorted(icons)) or 'none'}"
+                problems.add(part.data_file, f"no icon ':{name}:' {where}{hint}", path,
+                             part.line(path))
+
+
 def load_game(folder: GameFolder) -> Game:
     """Load and schema-check one game; raise a PrintshopError listing every problem."""
     problems = Problems()
@@ -282,7 +344,7 @@ def load_game(folder: GameFolder) -> Game:
             problems.add(label, f"no component '{rule.component}'{hint}", path, doc.line(path))
 
     template_dirs = [folder.template_dir, SHARED_TEMPLATES]
-    icons, icon_label = {}, None
+    icons, icon_label, icons_failed = {}, None, False
     if manifest.icons:
         icon_path = safe_relative(folder, folder.template_dir, manifest.icons, label,
                                   ("icons",), problems, doc.line(("icons",)))
@@ -292,6 +354,9 @@ def load_game(folder: GameFolder) -> Game:
                 icons = icon_sets.load_icons(icon_path, icon_label, folder.template_dir)
             except PrintshopError as exc:
                 problems.extend(exc.problems)
+                icons_failed = True
+        else:
+            icons_failed = True
 
     parts = []
     for i, comp in enumerate(manifest.components):
@@ -336,6 +401,8 @@ def load_game(folder: GameFolder) -> Game:
                     if isinstance(comp, DeckComponent):
                         part.cards = load_cards(data_doc, comp, manifest.enums, problems)
         parts.append(part)
+    if not icons_failed:    # with the icon file broken, every name would look unknown
+        _check_icon_tokens(parts, icons, icon_label, problems)
     problems.raise_if_any()
     game = Game(folder.id, manifest, parts, folder.data_dir, template_dirs, icons, icon_label)
     game.memo["manifest_data"] = doc.data   # what the load cache keeps of the manifest

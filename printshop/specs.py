@@ -113,6 +113,9 @@ class BoardComponent(ComponentBase):
     size: tuple[Side, Side]
     data: str | None = None
     overlap: float = Field(10, ge=0, le=MAX_OVERLAP)
+    # [columns, rows] of pages to tile it over (default: the fewest that hold it).
+    tiles: tuple[Annotated[int, Field(ge=1, le=20)], Annotated[int, Field(ge=1, le=20)]] | None \
+        = None
 
 
 class BookletComponent(ComponentBase):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import inspect
 import operator
 import os
 import re
@@ -22,7 +23,7 @@ from jinja2.filters import FILTERS as DEFAULT_FILTERS
 from jinja2.loaders import split_template_path
 from jinja2.utils import _PassArg
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from . import limits
 from . import drawing
@@ -187,6 +188,7 @@ class _Environment(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset(["*", "**", "+", "%"])
     code_generator_class = _BoundedCodeGenerator
     helpers: dict[int, object] = {}   # by id: printshop's helpers (make_environment)
+    helper_names: dict[int, str] = {}
 
     @staticmethod
     def bounded_buffer() -> list:
@@ -216,6 +218,11 @@ class _Environment(ImmutableSandboxedEnvironment):
             kwargs.pop("_loop_vars", None)
             try:
                 return __obj(*args, **kwargs)
+            except TypeError as exc:
+                misuse = helper_misuse(__self.helper_names.get(id(__obj)), __obj, args, kwargs)
+                if misuse is None:
+                    raise
+                raise TypeError(misuse) from exc
             except StopIteration:
                 return __self.undefined("value was undefined because a callable raised a "
                                         "StopIteration exception")
@@ -345,6 +352,53 @@ class Remembered:
         return out
 
 
+def helper_signature(fn) -> inspect.Signature | None:
+    """Return the parameters a template passes to a helper (bound ones left out)."""
+    fn = getattr(fn, "fn", fn)          # a Remembered helper: the function it remembers
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    hidden = {"icons", "icon_items"}
+    return sig.replace(parameters=[p for p in sig.parameters.values() if p.name not in hidden])
+
+
+def helper_misuse(name: str | None, fn, args, kwargs) -> str | None:
+    """Return what is wrong with a call of a template helper, in the helper's terms, or None
+    when the arguments fit (the TypeError came from inside)."""
+    sig = helper_signature(fn)
+    if name is None or sig is None:
+        return None
+    try:
+        sig.bind(*args, **kwargs)
+    except TypeError as exc:
+        why = str(exc)
+        unknown = [k for k in kwargs if k not in sig.parameters]
+        if unknown:
+            why = f"no parameter '{unknown[0]}'{did_you_mean(unknown[0], sig.parameters)}"
+        elif "too many positional" in why:
+            most = sum(1 for p in sig.parameters.values()
+                       if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+            why = f"{len(args)} values given, at most {most} expected"
+        return f"{name}(): {why}; {name} takes {name}{_plain_signature(sig)}"
+    return None
+
+
+def _plain_signature(sig: inspect.Signature) -> str:
+    """Return a signature as a template writer reads it: names and defaults, no types."""
+    out = []
+    for p in sig.parameters.values():
+        if p.kind is p.VAR_POSITIONAL:
+            out.append("*" + p.name)
+        elif p.kind is p.VAR_KEYWORD:
+            out.append("**" + p.name)
+        elif p.default is p.empty:
+            out.append(p.name)
+        else:
+            out.append(f"{p.name}={p.default!r}")
+    return "(" + ", ".join(out) + ")"
+
+
 def _fmt(value) -> str:
     """Format a number for SVG: fixed decimals, no trailing zeros."""
     return textmod._fmt(float(value))
@@ -453,20 +507,66 @@ def _set_icon_or_none(name) -> str | None:
         return None
 
 
+def _icon_fragment(icons: dict[str, str], name, helper: str = "icon") -> str:
+    """Return the fragment an icon name or PREFIX:NAME reference stands for."""
+    fragment = icons.get(name) if isinstance(name, str) else None
+    if fragment is not None:
+        return fragment
+    if isinstance(name, str) and ICON_REF.fullmatch(name):
+        try:
+            return set_icon(name)
+        except IconError as exc:
+            raise textmod.TextError(f"{helper}(): {exc}") from None
+    raise textmod.TextError(f"{helper}(): no icon {name!r}{did_you_mean(str(name), icons)}"
+                            " in the game's icons.yaml or printshop's shared icons (or a "
+                            "game-icons:NAME)")
+
+
+def _coloured(fragment: str, color: str | None) -> str:
+    """Return an icon's fragment with ``currentColor`` (in fills and strokes) made ``color``."""
+    if "currentColor" not in fragment:
+        return fragment
+    return fragment.replace("currentColor", str(escape(color)) if color else "#000")
+
+
 def _icon(icons: dict[str, str], name, x: float, y: float, size: float,
           color: str | None = None) -> Markup:
     """Draw an icon of the game's set, or of a shipped set (game-icons:anvil), in a box."""
-    fragment = icons.get(name) if isinstance(name, str) else None
-    if fragment is None:
-        if isinstance(name, str) and ICON_REF.fullmatch(name):
-            try:
-                fragment = set_icon(name)
-            except IconError as exc:
-                raise textmod.TextError(f"icon(): {exc}") from None
-        else:
-            raise textmod.TextError(f"icon(): no icon {name!r}{did_you_mean(str(name), icons)}"
-                                    " in the game's icons.yaml or printshop's shared icons")
+    fragment = _coloured(_icon_fragment(icons, name), color)
     return textmod.icon_svg(fragment, x, y, size, color)
+
+
+def _image(base: Path, name, x=None, y=None, w=None, h=None, fit: str = "contain"):
+    """Return a picture's data: URL, or with a box (x, y, w, h) the whole <image> element."""
+    url = image_data(base, name)
+    box = (x, y, w, h)
+    if all(v is None for v in box):
+        return url
+    if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in box):
+        raise textmod.TextError(f"image({name!r}, x, y, w, h): x, y, w and h are numbers in mm, "
+                                f"got {', '.join(repr(v) for v in box)}")
+    if w <= 0 or h <= 0:
+        raise textmod.TextError(f"image({name!r}, ...): the box must have a width and height "
+                                f"above 0, got {w:g} x {h:g} mm")
+    aspect = {"contain": "xMidYMid meet", "cover": "xMidYMid slice", "stretch": "none"}
+    if fit not in aspect:
+        raise textmod.TextError(f"image(..., fit={fit!r}): expected contain, cover or stretch")
+    return Markup(f'<image x="{_fmt(x)}" y="{_fmt(y)}" width="{_fmt(w)}" height="{_fmt(h)}" '
+                  f'preserveAspectRatio="{aspect[fit]}" href="{url}"/>')
+
+
+def _picture(base: Path, icons: dict[str, str], name, x: float, y: float, w: float, h: float,
+             color: str | None = None, fit: str = "contain") -> Markup:
+    """Draw a card's picture in a box: a PNG or JPEG of the template folder, or an icon
+    (a name of icons.yaml or game-icons:NAME) centred at the box's smaller side."""
+    if not isinstance(name, str) or not name:
+        raise textmod.TextError(f"picture(): expected a file name (harbour.png) or an icon "
+                                f"(game-icons:anvil), got {name!r}")
+    if PurePosixPath(name).suffix.lower() in IMAGE_TYPES:
+        return _image(base, name, x, y, w, h, fit)
+    side = min(w, h)
+    fragment = _coloured(_icon_fragment(icons, name, "picture"), color)
+    return textmod.icon_svg(fragment, x + (w - side) / 2, y + (h - side) / 2, side, color)
 
 
 def make_environment(template_dirs: list[Path], icons: dict[str, str],
@@ -489,12 +589,14 @@ def make_environment(template_dirs: list[Path], icons: dict[str, str],
         text_width=partial(textmod.text_width, fonts_by_name=game_fonts or None),
         icon=partial(_icon, all_icons),
         has_icon=lambda name: name in all_icons or _set_icon_or_none(name) is not None,
-        image=lambda name: image_data(Path(template_dirs[0]), name),
+        image=partial(_image, Path(template_dirs[0])),
+        picture=partial(_picture, Path(template_dirs[0]), all_icons),
         fmt=_fmt,
         PT=textmod.PT,
     )
     env.globals.update(EXTRA_GLOBALS)
     env.filters["fmt"] = _fmt
+    env.helper_names = {id(f): name for name, f in env.globals.items() if callable(f)}
     env.helpers = {id(f): f for f in env.globals.values()
                    if callable(f) and env.is_safe_callable(f) and _PassArg.from_obj(f) is None
                    and _PassArg.from_obj(getattr(f, "__call__", None)) is None}

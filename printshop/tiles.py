@@ -100,19 +100,52 @@ def _count(length: float, room: float, glue: float) -> int:
     return n
 
 
-def tile_plan(draw_w: float, draw_h: float, opts: PrintOptions, glue: float) -> TilePlan:
-    """Split a board over the fewest pages, each join with a glue strip of ``glue`` mm."""
+class TilingError(ValueError):
+    """A board's asked-for tiling cannot hold it on the paper: says why and what would."""
+
+
+def printable_area(paper: str, margin: float = 5.0) -> dict[str, tuple[float, float]]:
+    """Return the largest board (w, h mm) one page holds, and one tile of a tiled board
+    prints (its glue strip and join bleed included), portrait and landscape."""
+    pw, ph = paper_size(paper)
+    out = {}
+    for name, (w, h) in (("portrait", (pw, ph)), ("landscape", (ph, pw))):
+        win_w, win_h = w - 2 * margin, h - 2 * margin - LABEL_BAND
+        out[name] = (win_w, win_h)
+        out[f"{name} tile"] = (win_w - 2 * MARK_ROOM, win_h - 2 * MARK_ROOM)
+    return out
+
+
+def _fits(draw_w, draw_h, win_w, win_h, cols, rows, glue) -> bool:
+    """Say whether cols x rows tiles of the board fit a page window (marks room if tiled)."""
+    if cols == rows == 1:
+        return draw_w <= win_w and draw_h <= win_h
+    room_w, room_h = win_w - 2 * MARK_ROOM, win_h - 2 * MARK_ROOM
+    return _widest(_splits(draw_w, cols), glue) <= room_w and \
+        _widest(_splits(draw_h, rows), glue) <= room_h
+
+
+def tile_plan(draw_w: float, draw_h: float, opts: PrintOptions, glue: float,
+              tiles: tuple[int, int] | None = None) -> TilePlan:
+    """Split a board over the fewest pages, each join with a glue strip of ``glue`` mm, or
+    over ``tiles`` (columns, rows) when the board asks; TilingError when those cannot hold it."""
     pw, ph = paper_size(opts.paper)
     best = None
     for w, h in ((pw, ph), (ph, pw)):
         win_w, win_h = w - 2 * opts.margin, h - 2 * opts.margin - LABEL_BAND
-        if draw_w <= win_w and draw_h <= win_h:
+        if tiles is not None:
+            cols, rows = tiles
+            if not _fits(draw_w, draw_h, win_w, win_h, cols, rows, glue):
+                continue
+        elif draw_w <= win_w and draw_h <= win_h:
             cols = rows = 1
         else:
             cols = _count(draw_w, win_w - 2 * MARK_ROOM, glue)
             rows = _count(draw_h, win_h - 2 * MARK_ROOM, glue)
         if best is None or cols * rows < best[2] * best[3]:
             best = (w, h, cols, rows)
+    if best is None:
+        raise TilingError(_no_fit(draw_w, draw_h, opts, glue, tiles))
     w, h, cols, rows = best
     xs, ys = _splits(draw_w, cols), _splits(draw_h, rows)
     tiles = []
@@ -130,6 +163,24 @@ def tile_plan(draw_w: float, draw_h: float, opts: PrintOptions, glue: float) -> 
                                 ("col", "row", "x", "y", "w", "h", "glue_right", "glue_bottom",
                                  "bleed_left", "bleed_top")], px - x0, py - y0))
     return TilePlan(w, h, cols, rows, glue, tuple(tiles))
+
+
+def _no_fit(draw_w, draw_h, opts: PrintOptions, glue: float, tiles) -> str:
+    """Say why ``tiles`` cannot hold a board, and what would."""
+    cols, rows = tiles
+    span_w = _widest(_splits(draw_w, cols), glue) if cols > 1 else draw_w
+    span_h = _widest(_splits(draw_h, rows), glue) if rows > 1 else draw_h
+    area = printable_area(opts.paper, opts.margin)
+    key = "tile" if cols * rows > 1 else ""
+    holds = " or ".join(f"{a[0]:g} x {a[1]:g} mm ({o})" for o in ("portrait", "landscape")
+                        for a in [area[f"{o} {key}".strip()]])
+    auto = tile_plan(draw_w, draw_h, opts, glue)
+    return (f"{cols} x {rows} tiles cannot hold a {draw_w:g} x {draw_h:g} mm board on "
+            f"{opts.paper.upper() if opts.paper == 'a4' else opts.paper}: each "
+            f"{'tile' if cols * rows > 1 else 'page'} would print {span_w:g} x {span_h:g} mm"
+            f"{' (glue strip and join included)' if cols * rows > 1 else ''}, and one holds "
+            f"{holds}; it fits as tiles: [{auto.cols}, {auto.rows}], or make the board "
+            "smaller")
 
 
 def crop_marks(tile: Tile, plan: TilePlan, margin: float) -> list[str]:
@@ -201,9 +252,10 @@ def alignment_marks(tile: Tile, plan: TilePlan) -> list[str]:
 
 
 def impose_tiles(drawing: str, draw_w: float, draw_h: float, opts: PrintOptions, title: str,
-                 glue: float) -> tuple[list[Page], tuple[Tile, ...]]:
+                 glue: float, tiles: tuple[int, int] | None = None
+                 ) -> tuple[list[Page], tuple[Tile, ...]]:
     """Tile a large drawing over pages with glue strips, crop marks and an assembly page."""
-    plan = tile_plan(draw_w, draw_h, opts, glue)
+    plan = tile_plan(draw_w, draw_h, opts, glue, tiles)
     many = len(plan.tiles) > 1
     pages = []
     for t in plan.tiles:

@@ -102,6 +102,7 @@ class Watcher:
     out_dir: Path
     say: Say
     jobs: int | None = None
+    only: tuple = ()          # component ids: draw just these (--only)
     files: dict[Path, set[str]] = field(default_factory=dict)
     snapshot: dict[Path, str] = field(default_factory=dict)
     prints: Fingerprints = field(default_factory=Fingerprints)
@@ -140,6 +141,14 @@ class Watcher:
         except ValueError:
             return path.name
 
+    def _only(self, games: list[str]) -> tuple:
+        """Return the --only components that the games being rebuilt have (all: none)."""
+        if not self.only or not games:
+            return self.only
+        from .gather import load_games
+        there = {p.id for g in load_games(self.project, games) for p in g.parts}
+        return tuple(c for c in self.only if c in there) or self.only
+
     def rebuild(self, games: list[str], reason: str) -> bool:
         """Build the games and say what was drawn again and how long it took."""
         from .build import build
@@ -148,7 +157,7 @@ class Watcher:
         drawn: list[str] = []
         try:
             build(self.project, games, self.opts, self.out_dir, progress=drawn.append,
-                  jobs=self.jobs)
+                  jobs=self.jobs, only=self._only(games))
         except PrintshopError as exc:
             self.say(f"{reason}: the build failed in {time.perf_counter() - start:.1f} s; "
                      f"{self.out_dir} keeps the last good output\n{exc.report()}")
@@ -162,12 +171,13 @@ class Watcher:
 def watch(project: Project, ids, opts: PrintOptions, out_dir: Path,
           interval: float = DEFAULT_INTERVAL, max_cycles: int | None = None,
           stop: threading.Event | None = None, say: Say = print,
-          jobs: int | None = None) -> int:
+          jobs: int | None = None, only=()) -> int:
     """Build, then poll every ``interval`` seconds and rebuild what changed; return cycles run.
 
     Runs until ``stop`` is set or ``max_cycles`` polls have been made (forever if neither).
+    ``only`` names the components to draw (the others and the print-and-play files wait).
     """
-    watcher = Watcher(project, tuple(ids), opts, Path(out_dir), say, jobs)
+    watcher = Watcher(project, tuple(ids), opts, Path(out_dir), say, jobs, tuple(only))
     watcher.start()
     stop = stop or threading.Event()
     cycles = 0

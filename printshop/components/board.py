@@ -6,7 +6,8 @@ from .. import limits
 from ..geometry import PrintOptions
 from ..impose import Face
 from ..models import Game, Part
-from ..tiles import impose_tiles, tile_plan
+from ..errors import PrintshopError, Problem
+from ..tiles import TilingError, impose_tiles, tile_plan
 from .base import Rendered, base_context, draw
 
 
@@ -22,10 +23,16 @@ def render_board(game: Game, part: Part, opts: PrintOptions):
     """Draw the board once and tile it."""
     spec = part.spec
     w, h = spec.size
-    limits.check_pages(len(tile_plan(w, h, opts, spec.overlap).tiles) + 1)  # and assembly
+    asked = tuple(spec.tiles) if spec.tiles else None
+    try:
+        plan = tile_plan(w, h, opts, spec.overlap, asked)
+    except TilingError as exc:
+        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", str(exc),
+                                     ("components", spec.id, "tiles"))) from None
+    limits.check_pages(len(plan.tiles) + 1)  # and assembly
     title = f"{game.manifest.name} · {spec.name}"
     drawing = draw_board(game, part, opts)
-    pages, tiles = impose_tiles(drawing, w, h, opts, title, spec.overlap)
+    pages, tiles = impose_tiles(drawing, w, h, opts, title, spec.overlap, asked)
     note = f"{w:g} x {h:g} mm"
     if len(tiles) > 1:
         note += f", {len(tiles)} tiles to cut and glue"
