@@ -92,6 +92,11 @@ KEYS = {
         "body_font": "The font templates call `body`.",
         "colors": "Named colours: `style.NAME` in templates.",
         "type": "The type scale in points (below).",
+        "fonts": "The game's own fonts: a name (used as `font='NAME'`) -> a TTF or OTF file in "
+                 "data/GAME/ (read through the guard, at most `max_font_bytes`); each is also "
+                 "tried for characters the chosen font lacks.",
+        "hyphenate": "The language whose patterns may break long words (`en`, `de_DE`); empty: "
+                     "none.",
     },
     "TypeScale": {
         "title": "Titles.",
@@ -109,6 +114,8 @@ KEYS = {
         "cut": "How to cut it, for the contents page.",
         "mount": "Glued onto this (`1.5 mm greyboard`): both sides print single-sided.",
         "per_player": "One per player, printed for the most players allowed.",
+        "copies": "How many the game uses at most, when not one per player (printed that "
+                  "many times).",
     },
     "DeckComponent": {
         "data": "The card file in data/GAME/ (YAML with `cards:`, TOML or CSV).",
@@ -176,6 +183,7 @@ KEYS = {
     },
 }
 LIMIT_TEXT = {
+    "max_font_bytes": "one font file a game brings (`style: fonts:`), checked before it is read",
     "max_cards": "cards and tokens of a build, copies counted",
     "max_output_pages": "pages of one component, and of all PDFs of a build",
     "max_pixels": "pixels of one picture (image(), a data: URL, an exported PNG)",
