@@ -536,6 +536,23 @@ def render(env: _Environment, name: str, context: dict, what: str) -> str:
     try:
         drawing.check_fragment(out)
     except drawing.Fault as exc:
-        raise TemplateProblem(name, None, what, str(exc)) from None
+        where, line = _line_of(env, name, getattr(exc, "needle", None))
+        raise TemplateProblem(where, line, what, str(exc)) from None
     return out
+
+
+def _line_of(env: _Environment, name: str, needle: str | None) -> tuple[str, int | None]:
+    """Return the template and line whose source holds ``needle`` (a refused attribute)."""
+    if not needle:
+        return name, None
+    wanted = needle.lower()
+    for tname in [name] + sorted(t for t in env.list_templates() if t != name):
+        try:
+            source = env.loader.get_source(env, tname)[0]
+        except Exception:  # noqa: BLE001 - a template that does not load names no line
+            continue
+        for n, text in enumerate(source.splitlines(), 1):
+            if wanted in text.lower():
+                return tname, n
+    return name, None
 

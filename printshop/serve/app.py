@@ -8,6 +8,7 @@ through files.read_project_file.
 from __future__ import annotations
 
 import asyncio
+import secrets
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Callable
@@ -28,6 +29,7 @@ from ..geometry import PrintOptions
 from ..project import SHARED_TEMPLATES, Project
 from .events import Broadcaster
 from .files import NotServed, read_project_file
+from .guard import refusal
 from .state import DECK_KINDS, Studio, face_document
 
 HERE = Path(__file__).resolve().parent
@@ -95,6 +97,9 @@ class App:
         self.out_dir = Path(out_dir) if out_dir else Path("output")
         self.watch = watch
         self.allowed_hosts = allowed_hosts or ["127.0.0.1", "localhost", "[::1]"]
+        # Held by the studio's own pages; a page of another site cannot read it, so it
+        # cannot make the studio act (downloads, open in editor) on the designer's behalf.
+        self.token = secrets.token_urlsafe(24)
 
     def render(self, template: str, status: int = 200, **context) -> HTMLResponse:
         """Render one of the studio's pages."""
@@ -315,41 +320,64 @@ class App:
         return self.render("refused.html", 422, gid=gid, what=what, problems=rows,
                            title=f"Cannot {what}")
 
-    def download(self, request: Request):
-        """Make one of the game's downloads."""
+    def confirm(self, request: Request, what: str, gid: str):
+        """Answer a GET on an action's URL: a page with the button that makes it (a POST)."""
+        self.loaded(gid)
+        return self.render("action.html", gid=gid, what=what, action=request.url.path,
+                           title=f"Make {what}")
+
+    async def download(self, request: Request):
+        """Make one of the game's downloads (a POST from the studio's own page)."""
         from . import downloads
 
         gid, what = request.path_params["game"], request.path_params["what"]
         st = self.loaded(gid)
-        if st.load_problems:
-            return self._problem_page(gid, st.load_problems, f"download {what}")
         maker = downloads.find(what, st.game)
         if maker is None:
             raise HTTPException(404, f"no download '{what}'")
+        if request.method != "POST":
+            return self.confirm(request, what, gid)
+        refused = await refusal(request, self.token)
+        if refused:
+            return self.refused(refused)
+        if st.load_problems:
+            return self._problem_page(gid, st.load_problems, f"download {what}")
         try:
-            name, media, body = maker(self, st.game)
+            name, media, body = await asyncio.to_thread(maker, self, st.game)
         except PrintshopError as exc:
             return self._problem_page(gid, exc.problems, f"download {what}")
         return Response(body, media_type=media, headers={
             "Content-Disposition": f'attachment; filename="{name}"'})
 
-    def map_download(self, request: Request):
-        """Send a map file or its printable page."""
+    async def map_download(self, request: Request):
+        """Send a map file or its printable page (a POST from the studio's own page)."""
         from .maps import map_download
 
         gid = request.path_params["game"]
         st = self.loaded(gid)
         if gid != MAP_GAME:
             raise HTTPException(404, "only PocketCiv draws maps")
+        seed, ext = request.path_params["seed"], request.path_params["ext"]
+        if ext not in ("yaml", "pdf"):
+            raise HTTPException(404, "no such map file")
+        if request.method != "POST":
+            return self.confirm(request, f"{seed}.{ext}", gid)
+        refused = await refusal(request, self.token)
+        if refused:
+            return self.refused(refused)
         try:
-            name, media, body = map_download(st.game, request.path_params["seed"],
-                                             request.path_params["ext"])
+            name, media, body = await asyncio.to_thread(map_download, st.game, seed, ext)
         except PrintshopError as exc:
             return self._problem_page(gid, exc.problems, "draw the map")
         except KeyError:
             raise HTTPException(404, "no such map file") from None
         return Response(body, media_type=media, headers={
             "Content-Disposition": f'attachment; filename="{name}"'})
+
+    def refused(self, why: str) -> HTMLResponse:
+        """Refuse an action that did not come from the studio's own page."""
+        return self.render("refused.html", 403, gid=None, what=None, problems=[],
+                           title="Refused", detail=why)
 
     def static(self, request: Request):
         """Send one of the studio's own scripts or style sheets."""
@@ -431,8 +459,8 @@ class App:
             Route("/games/{game}", self.game_page),
             Route("/games/{game}/cards/{component}/{card}", self.card_page),
             Route("/games/{game}/map", self.map_page),
-            Route("/games/{game}/map/{seed}.{ext}", self.map_download),
-            Route("/games/{game}/download/{what:path}", self.download),
+            Route("/games/{game}/map/{seed}.{ext}", self.map_download, methods=["GET", "POST"]),
+            Route("/games/{game}/download/{what:path}", self.download, methods=["GET", "POST"]),
             Route("/fragments/{game}/{what}", self.fragment),
             Route("/fragments/{game}/{what}/{rest:path}", self.fragment),
             Route("/api/games", self.api_games),
