@@ -477,12 +477,10 @@ def test_broadcaster_sends_each_event_to_every_listener_and_ends_on_close():
 @pytest.fixture
 def live(fair, tmp_path):
     """A real studio server (uvicorn, watchfiles) on a free port, over a copy of the example."""
-    import uvicorn
+    from printshop.serve.server import make_server
 
     sock = bind("127.0.0.1", 0)
-    app = create_app(Project.open(fair), out_dir=tmp_path / "output")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
-                                           timeout_graceful_shutdown=1))
+    server = make_server(create_app(Project.open(fair), out_dir=tmp_path / "output"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

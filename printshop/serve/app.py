@@ -30,7 +30,7 @@ from ..project import SHARED_TEMPLATES, Project
 from .events import Broadcaster
 from .files import NotServed, read_project_file
 from .guard import refusal
-from .state import DECK_KINDS, Studio, face_document
+from .state import DECK_KINDS, Studio, core_message, face_document
 
 HERE = Path(__file__).resolve().parent
 STATIC_DIR = HERE / "static"
@@ -137,9 +137,30 @@ class App:
             raise HTTPException(404, f"no component '{part_id}'") from None
 
     def problem_rows(self, game_id: str, only: tuple | None = None) -> list[dict]:
-        """Return a game's problems with the card or component each concerns."""
-        rows = []
+        """Return a game's problems with the card or component each concerns.
+
+        A template that fails on many cards is one row listing the cards (not one per card).
+        """
+        failed = {id(p): (part, card) for part, card, p in
+                  self.studio.drawing_failures(game_id)}
+        rows, groups = [], {}
         for p in self.studio.problems(game_id):
+            if id(p) in failed:
+                part, card = failed[id(p)]
+                if only is not None and (part, card) != only:
+                    continue
+                link = f"/games/{game_id}/cards/{part}/{card}"
+                group = groups.get((p.file, p.line, core_message(p)))
+                if group is None:
+                    group = groups[(p.file, p.line, core_message(p))] = {
+                        "file": p.file, "line": p.line, "where": _where(p), "key": _key(p),
+                        "rule": p.rule, "message": p.message, "component": part,
+                        "card": card, "link": link, "cards": []}
+                    rows.append(group)
+                group["cards"].append({"component": part, "card": card, "link": link})
+                if len(group["cards"]) == 2:
+                    group["message"] = f"while drawing cards of {part}: {core_message(p)}"
+                continue
             part, card = self.studio.concerns(game_id, p)
             if only is not None and (part, card) != only:
                 continue
@@ -151,7 +172,7 @@ class App:
                 link = None
             rows.append({"file": p.file, "line": p.line, "where": _where(p), "key": _key(p),
                          "rule": p.rule, "message": p.message, "component": part,
-                         "card": card, "link": link})
+                         "card": card, "link": link, "cards": []})
         return rows
 
     def face_html(self, game_id: str, part_id: str, card_id: str, side: str) -> Markup:
@@ -165,7 +186,7 @@ class App:
     def summary(self, game_id: str) -> dict:
         """Return what the home page and GET /api/games say about a game."""
         st = self.studio.state(game_id)
-        problems = self.studio.problems(game_id)
+        problems = self.problem_rows(game_id)
         status = "error" if st.load_problems else ("problems" if problems else "ok")
         game = st.game
         out = {"id": game_id, "name": game.manifest.name if game else game_id,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,7 @@ class GameState:
     card_keys: dict[tuple[str, str], str] = field(default_factory=dict)
     part_keys: dict[str, str] = field(default_factory=dict)
     version: int = 0
+    stuck: dict[str, Problem] = field(default_factory=dict)  # component -> render timed out
 
     @property
     def id(self) -> str:
@@ -101,6 +103,7 @@ class Studio:
         self.games: dict[str, GameState] = {}
         self.cards: dict[str, Drawn] = {}
         self.parts: dict[str, list[str] | Problem] = {}
+        self.drawing: dict[str, threading.Event] = {}  # card keys being drawn right now
         self.drawn_count = 0  # how many cards were drawn, for tests and the benchmark
         self.reload()
 
@@ -150,6 +153,7 @@ class Studio:
                 st.load_problems = exc.problems
                 return Change(game_id, st.version, [], [], len(exc.problems), False)
             st.load_problems = []
+            st.stuck = {}
             st.game = game
             old_fingerprint = st.fingerprint
             st.fingerprint = self._fingerprint(game)
@@ -160,8 +164,11 @@ class Studio:
             st.part_keys = {p.id: _hash(specs[p.id], p.data) for p in game.parts}
             changed = [k for k, v in st.card_keys.items() if old_cards.get(k) != v]
             for part_id, card_id in changed:
-                if old_cards.get((part_id, card_id)) in self.cards:  # on screen before
-                    self.drawn(game_id, part_id, card_id)
+                key = st.card_keys[(part_id, card_id)]
+                if old_cards.get((part_id, card_id)) in self.cards and key not in self.cards:
+                    part, card = self.card(game_id, part_id, card_id)  # on screen before
+                    self._store(st, part_id, card_id, key, self._stuck(st, part_id, card_id)
+                                or self._draw(game, part, card))
             parts = [p.id for p in game.parts if self._part_changed(st, p, old_cards, old_parts,
                                                                      old_fingerprint)]
             parts += [p for p in old_parts if p not in st.part_keys]
@@ -227,7 +234,12 @@ class Studio:
         raise KeyError(card_id)
 
     def drawn(self, game_id: str, part_id: str, card_id: str) -> Drawn:
-        """Return a card's faces, drawn now unless this exact card was drawn before."""
+        """Return a card's faces, drawn now unless this exact card was drawn before.
+
+        Drawing happens outside the studio's lock, so a slow template holds up only the
+        requests that wait for that card; a render that runs out of time marks its component
+        stuck (its other cards are not tried) until the game loads again.
+        """
         with self.lock:
             st = self.games[game_id]
             part, card = self.card(game_id, part_id, card_id)
@@ -235,17 +247,73 @@ class Studio:
             hit = self.cards.get(key)
             if hit is not None:
                 return hit
-            try:
-                front, back = card_faces(st.game, part, self.opts, card)
-                result = Drawn(front, back)
-            except Exception as exc:  # only the kinds drawing_problem knows are the user's
-                problem = drawing_problem(st.game, part_id, exc)
-                if problem is None:
-                    raise
-                result = Drawn(problem=problem)
+            stuck = self._stuck(st, part_id, card_id)
+            if stuck is not None:
+                return self._store(st, part_id, card_id, key, stuck)
+            busy = self.drawing.get(key)
+            if busy is None:
+                busy = self.drawing[key] = threading.Event()
+                mine, game = True, st.game
+            else:
+                mine = False
+        if not mine:
+            busy.wait()
+            with self.lock:
+                hit = self.cards.get(key)
+            return hit if hit is not None else self.drawn(game_id, part_id, card_id)
+        try:
+            result = self._draw(game, part, card)
+        finally:
+            with self.lock:
+                self.drawing.pop(key, None)
+                busy.set()
+        with self.lock:
+            return self._store(st, part_id, card_id, key, result)
+
+    @staticmethod
+    def _stuck(st: GameState, part_id: str, card_id: str) -> Drawn | None:
+        """Return the problem of a card whose component's template ran out of time."""
+        stuck = st.stuck.get(part_id)
+        if stuck is None:
+            return None
+        return Drawn(problem=Problem(stuck.file, f"while drawing card '{card_id}' of "
+                                     f"{part_id}: {core_message(stuck)}", stuck.path,
+                                     stuck.line))
+
+    def _store(self, st: GameState, part_id: str, card_id: str, key: str,
+               result: Drawn) -> Drawn:
+        """Keep a drawing; a render that ran out of time marks its component stuck."""
+        if result.problem is not None and "render_seconds" in result.problem.message \
+                and st.card_keys.get((part_id, card_id)) == key:
+            st.stuck[part_id] = result.problem
+        if key not in self.cards:
             self.drawn_count += 1
-            self.cards[key] = result
-            return result
+        self.cards[key] = result
+        return result
+
+    def _draw(self, game: Game, part: Part, card: Card) -> Drawn:
+        """Draw one card's faces, or return the located problem that stopped them."""
+        try:
+            front, back = card_faces(game, part, self.opts, card)
+            return Drawn(front, back)
+        except Exception as exc:  # only the kinds drawing_problem knows are the user's
+            problem = drawing_problem(game, part.id, exc)
+            if problem is None:
+                raise
+            return Drawn(problem=problem)
+
+    def drawing_failures(self, game_id: str) -> list[tuple[str, str, Problem]]:
+        """Return (component, card, problem) for every shown card that failed to draw."""
+        with self.lock:
+            st = self.games[game_id]
+            if st.load_problems:
+                return []
+            out = []
+            for (part_id, card_id), key in st.card_keys.items():
+                drawn = self.cards.get(key)
+                if drawn is not None and drawn.problem is not None:
+                    out.append((part_id, card_id, drawn.problem))
+            return out
 
     def pages(self, game_id: str, part_id: str) -> list[str] | Problem:
         """Return a sheet's pages, a board whole or a booklet's pages as SVG documents."""
@@ -323,6 +391,14 @@ class Studio:
         while end > card.line and not lines[end - 1].strip():
             end -= 1
         return [(n, lines[n - 1]) for n in range(card.line, end + 1) if n <= len(lines)]
+
+
+_WHILE = re.compile(r"^while drawing (?:card '[^']*' of \S+|[^:]*): ")
+
+
+def core_message(problem: Problem) -> str:
+    """Return a drawing problem's message without the card it was met on."""
+    return _WHILE.sub("", problem.message, count=1)
 
 
 def _card_at_line(part: Part, line: int) -> str | None:
