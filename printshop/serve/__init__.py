@@ -80,7 +80,7 @@ def serve(project: Project, game: str | None = None, host: str = "127.0.0.1", po
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
     app = create_app(project, opts, out_dir, allowed_hosts=allowed_hosts(host),
-                     on_start=started)
+                     on_start=started, say=say)
 
     def terminate(signum, frame):
         raise KeyboardInterrupt

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ..errors import PrintshopError, Problem, format_path
+from ..errors import PrintshopError, Problem, format_path, inert
 from ..fonts import FAMILIES, FONT_DIR
 from ..geometry import PrintOptions
 from ..project import SHARED_TEMPLATES, Project
@@ -91,7 +91,8 @@ class App:
 
     def __init__(self, project: Project, opts: PrintOptions | None = None,
                  out_dir: Path | None = None, watch: bool = True,
-                 allowed_hosts: list[str] | None = None):
+                 allowed_hosts: list[str] | None = None,
+                 say: Callable[[str], None] | None = None):
         self.studio = Studio(project, opts)
         self.events = Broadcaster()
         self.out_dir = Path(out_dir) if out_dir else Path("output")
@@ -100,9 +101,14 @@ class App:
         # Held by the studio's own pages; a page of another site cannot read it, so it
         # cannot make the studio act (downloads, open in editor) on the designer's behalf.
         self.token = secrets.token_urlsafe(24)
+        self.instance = secrets.token_hex(8)  # a page that sees another one reloads (restart)
+        self.say = say
+        self.said: dict[str, tuple] = {}     # per game: what the terminal was last told
 
     def render(self, template: str, status: int = 200, **context) -> HTMLResponse:
         """Render one of the studio's pages."""
+        if "bar" not in context:
+            context["bar"] = self.bar(context.get("gid"), what=context.get("title"))
         html = PAGES.get_template(template).render(app=self, fonts=FONT_FACES, **context)
         return HTMLResponse(html, status, headers={"Content-Security-Policy": CSP})
 
@@ -136,7 +142,8 @@ class App:
         except KeyError:
             raise HTTPException(404, f"no component '{part_id}'") from None
 
-    def problem_rows(self, game_id: str, only: tuple | None = None) -> list[dict]:
+    def problem_rows(self, game_id: str, only: tuple | None = None,
+                     problems: list[Problem] | None = None) -> list[dict]:
         """Return a game's problems with the card or component each concerns.
 
         A template that fails on many cards is one row listing the cards (not one per card).
@@ -144,7 +151,7 @@ class App:
         failed = {id(p): (part, card) for part, card, p in
                   self.studio.drawing_failures(game_id)}
         rows, groups = [], {}
-        for p in self.studio.problems(game_id):
+        for p in self.studio.problems(game_id) if problems is None else problems:
             if id(p) in failed:
                 part, card = failed[id(p)]
                 if only is not None and (part, card) != only:
@@ -183,6 +190,38 @@ class App:
             return Markup("")
         return Markup(face_document(face))
 
+    def bar(self, game_id: str | None, part_id: str | None = None,
+            card_id: str | None = None, what: str | None = None) -> dict:
+        """Return what the header bar and the tab title say: where the page is, and the
+        game's problems (seen from anywhere on the page, and in the tab)."""
+        out = {"gid": None, "crumbs": [], "title": what or "printshop studio",
+               "summary": None, "query": ""}
+        if game_id is None or game_id not in self.studio.games:
+            return out
+        st = self.studio.state(game_id)
+        name = st.game.manifest.name if st.game else game_id
+        out["gid"], out["crumbs"], base = game_id, [(f"/games/{game_id}", name)], name
+        if part_id and card_id:
+            out["query"] = f"?card={part_id}/{card_id}"
+            try:
+                part, card = self.studio.card(game_id, part_id, card_id)
+            except KeyError:
+                out["crumbs"].append((None, f"{card_id} (no longer in the data)"))
+                base = f"{card_id} · {name}"
+            else:
+                out["crumbs"] += [(f"/games/{game_id}#component-{part.id}", part.spec.name),
+                                  (None, card.name)]
+                base = f"{card.name} · {name}"
+        elif what and what != name:
+            out["crumbs"].append((None, what))
+            base = f"{what} · {name}"
+        summary = out["summary"] = self.summary(game_id)
+        n = summary["problems"]
+        badge = "does not load" if summary["status"] == "error" else (
+            f"{n} problem{'s' if n != 1 else ''}" if n else "")
+        out["title"] = f"({badge}) {base}" if badge else base
+        return out
+
     def summary(self, game_id: str) -> dict:
         """Return what the home page and GET /api/games say about a game."""
         st = self.studio.state(game_id)
@@ -210,7 +249,7 @@ class App:
         st = self.game_state(gid)
         return self.render("game.html", st=st, game=st.game, gid=gid,
                            summary=self.summary(gid), problems=self.problem_rows(gid),
-                           title=st.game.manifest.name if st.game else gid,
+                           bar=self.bar(gid),
                            has_map=gid == MAP_GAME and st.game is not None, kinds=DECK_KINDS)
 
     def card_page(self, request: Request):
@@ -219,7 +258,7 @@ class App:
         part, card = self.card_or_404(gid, pid, cid)
         st = self.studio.state(gid)
         return self.render("card.html", st=st, game=st.game, gid=gid, part=part, card=card,
-                           title=f"{card.name} · {st.game.manifest.name}",
+                           bar=self.bar(gid, pid, cid),
                            problems=self.problem_rows(gid, (pid, cid)),
                            source=self.studio.source(part, card))
 
@@ -234,7 +273,7 @@ class App:
                                request.query_params.get("variant") or None,
                                request.query_params.get("paper", "a4"))
         return self.render("map.html", st=st, game=st.game, gid=gid, result=result,
-                           title=f"Map · {st.game.manifest.name}",
+                           bar=self.bar(gid, what="Map"),
                            status=200 if result.problems == [] else 422)
 
     def fragment(self, request: Request):
@@ -249,6 +288,20 @@ class App:
         if what == "status":
             return self.render("fragments.html", block="status", summary=self.summary(gid),
                                **ctx)
+        if what == "bar":
+            pid, _, cid = request.query_params.get("card", "").partition("/")
+            return self.render("fragments.html", block="bar", bar=self.bar(gid, pid, cid),
+                               **ctx)
+        if what == "head":
+            return self.render("fragments.html", block="head", summary=self.summary(gid),
+                               **ctx)
+        if what == "card-detail" and "/" in rest and st.game is not None:
+            pid, cid = rest.split("/", 1)
+            try:
+                self.studio.card(gid, pid, cid)
+            except KeyError:
+                return self.render("fragments.html", block="card-gone", pid=pid, cid=cid,
+                                   now=self.successor(gid, pid, request), **ctx)
         if what == "component" and st.game is not None:
             part = self.part_or_404(gid, rest)
             return self.render("fragments.html", block="component", part=part, **ctx)
@@ -259,6 +312,15 @@ class App:
                                problems=self.problem_rows(gid, (pid, cid)),
                                source=self.studio.source(part, card), **ctx)
         raise HTTPException(404, "no such fragment")
+
+    def successor(self, gid: str, pid: str, request: Request):
+        """Return the card now at the line where a vanished card was (a renamed id), or None."""
+        try:
+            line = int(request.query_params.get("line", ""))
+            part = self.studio.part(gid, pid)
+        except (ValueError, KeyError):
+            return None
+        return next((c for c in part.cards if c.line == line), None)
 
     def api_games(self, request: Request):
         """List the games as JSON."""
@@ -329,17 +391,20 @@ class App:
 
     async def api_events(self, request: Request):
         """Stream every change as server-sent events."""
-        return StreamingResponse(self.events.stream(request.is_disconnected),
+        hello = {"type": "hello", "instance": self.instance,
+                 "versions": {g: st.version for g, st in self.studio.games.items()}}
+        return StreamingResponse(self.events.stream(request.is_disconnected, hello),
                                  media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache",
                                           "X-Accel-Buffering": "no"})
 
-    def _problem_page(self, gid: str, problems: list[Problem], what: str):
+    def _problem_page(self, gid: str, problems: list[Problem], what: str,
+                      action: str | None = None):
         """Explain why something could not be made."""
-        rows = [{"where": _where(p), "key": _key(p), "rule": p.rule, "message": p.message,
-                 "link": None} for p in problems]
+        rows = self.problem_rows(gid, problems=problems)
         return self.render("refused.html", 422, gid=gid, what=what, problems=rows,
-                           title=f"Cannot {what}")
+                           st=self.studio.state(gid), title=f"Cannot {what}",
+                           action=action)
 
     def confirm(self, request: Request, what: str, gid: str):
         """Answer a GET on an action's URL: a page with the button that makes it (a POST)."""
@@ -362,11 +427,12 @@ class App:
         if refused:
             return self.refused(refused)
         if st.load_problems:
-            return self._problem_page(gid, st.load_problems, f"download {what}")
+            return self._problem_page(gid, st.load_problems, f"download {what}",
+                                      request.url.path)
         try:
             name, media, body = await asyncio.to_thread(maker, self, st.game)
         except PrintshopError as exc:
-            return self._problem_page(gid, exc.problems, f"download {what}")
+            return self._problem_page(gid, exc.problems, f"download {what}", request.url.path)
         return Response(body, media_type=media, headers={
             "Content-Disposition": f'attachment; filename="{name}"'})
 
@@ -445,7 +511,34 @@ class App:
             if not change.checked:
                 # Let open pages fetch the new cards before the rules take the interpreter.
                 await asyncio.sleep(CHECK_DELAY)
-                self.events.publish((await asyncio.to_thread(self.studio.check, gid)).event())
+                change = await asyncio.to_thread(self.studio.check, gid)
+                self.events.publish(change.event())
+            self.tell(gid, change)
+
+    def tell(self, gid: str, change) -> None:
+        """Say on the terminal, in one line, what a reload did: an error, a fix, a redraw."""
+        if self.say is None:
+            return
+        import time
+
+        rows = self.problem_rows(gid)
+        before = self.said.get(gid, (True, 0))
+        self.said[gid] = (change.ok, len(rows))
+        stamp = time.strftime("%H:%M:%S")
+        if not change.ok:
+            first = rows[0] if rows else None
+            where = f"{first['where']}: {first['message']}" if first else ""
+            more = f" (and {len(rows) - 1} more)" if len(rows) > 1 else ""
+            self.say(inert(f"{stamp} {gid}: does not load: {where}{more}"))
+        elif not before[0]:
+            self.say(inert(f"{stamp} {gid}: fixed, loads again"
+                                   + (f"; {len(rows)} problems" if rows else "")))
+        elif len(rows) != before[1]:
+            self.say(inert(f"{stamp} {gid}: reloaded; " + (
+                f"{len(rows)} problem{'s' if len(rows) != 1 else ''}" if rows
+                else "all rules pass")))
+        else:
+            self.say(inert(f"{stamp} {gid}: reloaded"))
 
     async def watch_files(self, stop: asyncio.Event) -> None:
         """Follow the project's data and template folders until ``stop`` is set."""
@@ -523,9 +616,10 @@ def games_for(project: Project, known: set[str], paths: set[Path]) -> tuple[set[
 
 def create_app(project: Project, opts: PrintOptions | None = None, out_dir: Path | None = None,
                watch: bool = True, allowed_hosts: list[str] | None = None,
-               on_start: Callable[[], None] | None = None) -> Starlette:
+               on_start: Callable[[], None] | None = None,
+               say: Callable[[str], None] | None = None) -> Starlette:
     """Return the studio for a project as an ASGI app (its state at ``app.state.studio``)."""
-    studio_app = App(project, opts, out_dir, watch, allowed_hosts)
+    studio_app = App(project, opts, out_dir, watch, allowed_hosts, say)
     app = studio_app.starlette(on_start)
     app.state.studio = studio_app
     return app

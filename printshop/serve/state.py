@@ -366,6 +366,12 @@ class Studio:
                         and path[1] < len(part.cards) and problem.rule:
                     return part.id, part.cards[path[1]].id
                 if problem.line is not None:
+                    if self.games[game_id].load_problems:
+                        # The file changed since the version shown: map its line to a card
+                        # with the file as it is now, not the last good version's lines.
+                        found = self._card_in_file_now(part, problem.line)
+                        return part.id, found if any(c.id == found for c in part.cards) \
+                            else None
                     return part.id, _card_at_line(part, problem.line)
                 return part.id, None
         if len(path) >= 2 and path[0] == "components" and isinstance(path[1], int) \
@@ -374,6 +380,22 @@ class Studio:
         if len(path) >= 2 and path[0] == "components" and isinstance(path[1], str):
             return (path[1], None) if any(p.id == path[1] for p in game.parts) else (None, None)
         return None, None
+
+    def _card_in_file_now(self, part: Part, line: int) -> str | None:
+        """Return the id of the card entry holding ``line`` in the data file as it is now."""
+        try:
+            text = read_project_file(self.project.root, part.data_file).decode("utf-8",
+                                                                                 "replace")
+        except NotServed:
+            return None
+        lines = text.splitlines()[:line]
+        for n in range(len(lines) - 1, -1, -1):
+            found = _ID_LINE.match(lines[n])
+            if found:
+                return found.group(1).strip("'\"")
+            if n < len(lines) - 1 and _ENTRY_START.match(lines[n]):
+                return None  # the entry starts here and names no id before the line
+        return None
 
     def source(self, part: Part, card: Card) -> list[tuple[int, str]]:
         """Return the lines of the data file that hold a card, numbered."""
@@ -393,6 +415,8 @@ class Studio:
         return [(n, lines[n - 1]) for n in range(card.line, end + 1) if n <= len(lines)]
 
 
+_ID_LINE = re.compile(r"""^\s*(?:-\s*)?(?:\{\s*)?id:\s*("[^"]*"|'[^']*'|[^,}\s]+)""")
+_ENTRY_START = re.compile(r"^\s*-\s")
 _WHILE = re.compile(r"^while drawing (?:card '[^']*' of \S+|[^:]*): ")
 
 

@@ -2,6 +2,7 @@
 "use strict";
 
 const game = document.body.dataset.game;
+const instance = document.body.dataset.instance;
 
 function watched(tokens) {
   const all = [...document.querySelectorAll("[data-watch]")].filter(el =>
@@ -9,26 +10,54 @@ function watched(tokens) {
   return all.filter(el => !all.some(other => other !== el && other.contains(el)));
 }
 
+// Where keyboard focus was inside an element about to be swapped, to put it back after.
+function focusKey(el) {
+  const active = document.activeElement;
+  if (!active || active === document.body || !el.contains(active)) return null;
+  if (active.id) return "#" + CSS.escape(active.id);
+  const href = active.getAttribute("href");
+  if (href) return `${active.tagName.toLowerCase()}[href="${CSS.escape(href)}"]`;
+  const name = active.getAttribute("name");
+  if (name) return `${active.tagName.toLowerCase()}[name="${CSS.escape(name)}"]`;
+  return null;
+}
+
+function restoreFocus(fresh, key) {
+  if (!key) return;
+  const target = fresh.matches(key) ? fresh : fresh.querySelector(key);
+  if (target) target.focus({preventScroll: true});
+}
+
 async function swap(el) {
   const url = el.dataset.fragment || location.pathname + location.search;
   const response = await fetch(url, {cache: "no-store"});
   if (!el.dataset.fragment) {
-    if (!response.ok) return;
+    if (!response.ok) return null;
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
     const fresh = el.id && doc.getElementById(el.id);
     if (fresh) el.replaceWith(document.importNode(fresh, true));
-    return;
+    return fresh;
   }
   if (response.status === 404) {
     el.classList.add("gone");
-    return;
+    return null;
   }
   const holder = document.createElement("template");
   holder.innerHTML = (await response.text()).trim();
   const fresh = holder.content.firstElementChild;
-  if (!fresh) return;
+  if (!fresh) return null;
+  const key = focusKey(el);
   el.replaceWith(fresh);
+  restoreFocus(fresh, key);
+  if (fresh.dataset.title) document.title = fresh.dataset.title;
+  if (fresh.id === "bar") setLive(true);
   document.dispatchEvent(new CustomEvent("studio:swapped", {detail: fresh.id}));
+  return fresh;
+}
+
+function announce(text) {
+  const region = document.getElementById("announce");
+  if (region) region.textContent = text;
 }
 
 async function update(event) {
@@ -38,15 +67,48 @@ async function update(event) {
   for (const c of event.components || []) tokens.add("component:" + c);
   await Promise.all(watched(tokens).map(swap));
   if (event.version) document.body.dataset.version = event.version;
-  applyFilter();
+  for (const c of event.cards || []) {       // show what changed
+    for (const el of document.querySelectorAll(`[data-card="${CSS.escape(c)}"]`)) {
+      el.classList.remove("flash");
+      void el.offsetWidth;                    // restart the animation
+      el.classList.add("flash");
+    }
+  }
+  applyFilter(false);
+  if (event.checked !== false && event.game) {
+    const badge = document.getElementById("badge");
+    announce(`${event.game}: ${event.ok === false ? "does not load" :
+      (badge ? badge.textContent : "updated")}`);
+  }
   document.dispatchEvent(new CustomEvent("studio:updated", {detail: event}));
 }
 
-function applyFilter() {
+// The filter lives in the URL (?q=&component=&backs=1), so a reload or a link keeps it.
+function readFilter() {
+  const params = new URLSearchParams(location.search);
+  const select = document.getElementById("filter-component");
+  if (!select) return;
+  if (params.has("component")) select.value = params.get("component");
+  if (params.has("q")) document.getElementById("filter-search").value = params.get("q");
+  document.getElementById("show-backs").checked = params.get("backs") === "1";
+}
+
+function writeFilter() {
+  const params = new URLSearchParams(location.search);
+  const set = (k, v) => v ? params.set(k, v) : params.delete(k);
+  set("component", document.getElementById("filter-component").value);
+  set("q", document.getElementById("filter-search").value.trim());
+  set("backs", document.getElementById("show-backs").checked ? "1" : "");
+  const query = params.toString();
+  history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
+}
+
+function applyFilter(remember = true) {
   const select = document.getElementById("filter-component");
   const search = document.getElementById("filter-search");
   const backs = document.getElementById("show-backs");
   if (!select) return;
+  if (remember) writeFilter();
   const part = select.value;
   const words = search.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
   document.body.classList.toggle("show-backs", backs.checked);
@@ -66,11 +128,25 @@ function applyFilter() {
   if (shown) shown.textContent = `${distinct} cards shown (${copies} with copies)`;
 }
 
-function connect() {
+function setLive(on) {
   const live = document.getElementById("live");
+  if (!live) return;
+  live.classList.toggle("on", on);
+  live.textContent = on ? "live" : "offline, reconnecting";
+}
+
+function connect() {
   const source = new EventSource("/api/events");
-  source.onopen = () => live && live.classList.add("on");
-  source.onerror = () => live && live.classList.remove("on");
+  source.onopen = () => setLive(true);
+  source.onerror = () => setLive(false);
+  source.addEventListener("hello", message => {
+    const hello = JSON.parse(message.data);
+    const version = game && hello.versions ? String(hello.versions[game]) : null;
+    // The studio restarted (every drawing and the page's token may have changed), or the
+    // game changed while the page was not listening: show it as it is now.
+    if (hello.instance !== instance ||
+        (version !== null && version !== document.body.dataset.version)) location.reload();
+  });
   source.addEventListener("game", message => {
     const event = JSON.parse(message.data);
     if (!game || event.game === game) update(event);
@@ -79,12 +155,13 @@ function connect() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  readFilter();
   for (const id of ["filter-component", "filter-search", "show-backs"]) {
     const el = document.getElementById(id);
     if (!el) continue;
-    el.addEventListener("input", applyFilter);
-    el.addEventListener("change", applyFilter);
+    el.addEventListener("input", () => applyFilter());
+    el.addEventListener("change", () => applyFilter());
   }
-  applyFilter();
+  applyFilter(false);
   connect();
 });
