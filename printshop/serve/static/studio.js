@@ -15,11 +15,13 @@ function focusKey(el) {
   const active = document.activeElement;
   if (!active || active === document.body || !el.contains(active)) return null;
   if (active.id) return "#" + CSS.escape(active.id);
-  const href = active.getAttribute("href");
-  if (href) return `${active.tagName.toLowerCase()}[href="${CSS.escape(href)}"]`;
-  const name = active.getAttribute("name");
-  if (name) return `${active.tagName.toLowerCase()}[name="${CSS.escape(name)}"]`;
-  return null;
+  const tag = active.tagName.toLowerCase() +
+    [...active.classList].map(c => "." + CSS.escape(c)).join("");
+  for (const attribute of ["href", "name", "action"]) {
+    const value = active.getAttribute(attribute);
+    if (value) return `${tag}[${attribute}="${CSS.escape(value)}"]`;
+  }
+  return tag;
 }
 
 function restoreFocus(fresh, key) {
