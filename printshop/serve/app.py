@@ -18,6 +18,7 @@ from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
@@ -41,6 +42,9 @@ FONT_TYPES = {".ttf": "font/ttf", ".otf": "font/otf"}
 FONT_FILES = {name for weights in FAMILIES.values() for name in weights.values()}
 SIDES = ("front", "back")
 CHECK_DELAY = 0.15  # seconds between sending redrawn cards and running the rules
+# A deck's first cards are drawn into the page; the others when they come near the viewport
+# (a 1,000-card deck would otherwise be drawn whole, a few seconds, on every template edit).
+EAGER_TILES = 36
 MAP_GAME = "pocketciv"
 # Card drawings come from a project's templates, which printshop does not trust: the page
 # runs only the studio's own script, and a drawing can load nothing but the studio's fonts.
@@ -101,6 +105,7 @@ class App:
         # Held by the studio's own pages; a page of another site cannot read it, so it
         # cannot make the studio act (downloads, open in editor) on the designer's behalf.
         self.token = secrets.token_urlsafe(24)
+        self.eager_tiles = EAGER_TILES
         self.instance = secrets.token_hex(8)  # a page that sees another one reloads (restart)
         self.say = say
         self.said: dict[str, tuple] = {}     # per game: what the terminal was last told
@@ -181,6 +186,18 @@ class App:
                          "rule": p.rule, "message": p.message, "component": part,
                          "card": card, "link": link, "cards": []})
         return rows
+
+    def aspect(self, part) -> str:
+        """Return a card face's width / height, bleed included, for a tile not drawn yet."""
+        from ..components.deck import deck_bleed
+        from ..geometry import card_size
+
+        try:
+            w, h = card_size(part.spec.size)
+            b = deck_bleed(part, self.studio.opts)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return "63 / 88"
+        return f"{w + 2 * b:g} / {h + 2 * b:g}"
 
     def face_html(self, game_id: str, part_id: str, card_id: str, side: str) -> Markup:
         """Return a card side as inline SVG for a page (the page carries the fonts)."""
@@ -589,7 +606,9 @@ class App:
         return Starlette(routes=routes, lifespan=lifespan,
                          exception_handlers={HTTPException: self.not_found},
                          middleware=[Middleware(TrustedHostMiddleware,
-                                                allowed_hosts=self.allowed_hosts)])
+                                                allowed_hosts=self.allowed_hosts),
+                                     Middleware(GZipMiddleware, minimum_size=1024,
+                                                compresslevel=6)])
 
 
 def games_for(project: Project, known: set[str], paths: set[Path]) -> tuple[set[str], bool]:

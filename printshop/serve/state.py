@@ -26,6 +26,7 @@ from ..rules import validate
 from .files import NotServed, read_project_file
 
 DECK_KINDS = ("deck", "tokens")
+EAGER_REDRAW = 64
 TEMPLATE_SUFFIXES = (".j2", ".svg", ".yaml", ".yml", ".png", ".jpg", ".jpeg")
 
 
@@ -163,7 +164,9 @@ class Studio:
                             for p in game.parts if p.kind in DECK_KINDS for c in p.cards}
             st.part_keys = {p.id: _hash(specs[p.id], p.data) for p in game.parts}
             changed = [k for k, v in st.card_keys.items() if old_cards.get(k) != v]
-            for part_id, card_id in changed:
+            # A few changed cards are drawn at once; many (a template edit on a big deck) are
+            # drawn as open pages ask for them, the ones on screen first.
+            for part_id, card_id in changed if len(changed) <= EAGER_REDRAW else ():
                 key = st.card_keys[(part_id, card_id)]
                 if old_cards.get((part_id, card_id)) in self.cards and key not in self.cards:
                     part, card = self.card(game_id, part_id, card_id)  # on screen before

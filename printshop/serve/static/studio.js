@@ -52,9 +52,25 @@ async function swap(el) {
   el.replaceWith(fresh);
   restoreFocus(fresh, key);
   if (fresh.dataset.title) document.title = fresh.dataset.title;
+  observeLazy(fresh);
   if (fresh.id === "bar") setLive(true);
   document.dispatchEvent(new CustomEvent("studio:swapped", {detail: fresh.id}));
   return fresh;
+}
+
+// Tiles past a deck's first cards are drawn when they come near the viewport.
+const lazy = "IntersectionObserver" in window ? new IntersectionObserver(entries => {
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    lazy.unobserve(entry.target);
+    if (entry.target.isConnected) swap(entry.target);
+  }
+}, {rootMargin: "1200px 0px"}) : null;
+
+function observeLazy(root) {
+  const tiles = root.matches && root.matches("[data-lazy]") ? [root] :
+    root.querySelectorAll("[data-lazy]");
+  for (const tile of tiles) lazy ? lazy.observe(tile) : swap(tile);
 }
 
 function announce(text) {
@@ -158,6 +174,7 @@ function connect() {
 
 document.addEventListener("DOMContentLoaded", () => {
   readFilter();
+  observeLazy(document);
   for (const id of ["filter-component", "filter-search", "show-backs"]) {
     const el = document.getElementById(id);
     if (!el) continue;
