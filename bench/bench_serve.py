@@ -232,9 +232,8 @@ def first_visits() -> dict:
         started = time.perf_counter()
         page = client.get(f"/games/{folder.id}", headers={"accept-encoding": "gzip"})
         out[folder.id] = time.perf_counter() - started
-        print(f"first visit {folder.id:<16} {out[folder.id]:.2f} s  "
-              f"{len(page.content) // 1024} KB ({page.headers.get('content-encoding', 'plain')}"
-              f" on the wire)")
+        print(f"first visit {folder.id:<20} {out[folder.id]:.2f} s  page "
+              f"{len(page.content) // 1024} KB, sent {page.headers.get('content-encoding', 'plain')}")
     return out
 
 

@@ -319,3 +319,28 @@ def test_defect_15_the_live_indicator_speaks_and_cards_have_names(studio):
     assert face.get_attribute("aria-label") == "Goldfish Scoop, front"
     link = browser.find_element(By.CSS_SELECTOR, "#card-stalls-goldfish a.name")
     assert browser.execute_script("return arguments[0].textContent", link) == "Goldfish Scoop"
+
+
+def test_a_big_decks_later_cards_are_drawn_as_they_come_into_view(tmp_path):
+    root = tmp_path / "fair"
+    shutil.copytree(EXAMPLE, root)
+    rows = [f"  - {{id: c{n}, name: Stall {n}, stall: food, cost: 1, text: \"Card {n}.\"}}"
+            for n in range(150)]
+    (root / STALLS).write_text("cards:\n" + "\n".join(rows) + "\n")
+    url, stop = start_in_thread(root, tmp_path / "output")
+    browser = chromium(tmp_path / "profile")
+    try:
+        browser.get(f"{url}/games/{GAME}")
+        last = browser.find_element(By.ID, "card-stalls-c149")
+        assert last.get_attribute("data-lazy") is not None
+        browser.execute_script("arguments[0].scrollIntoView()", last)
+        wait_for(browser, lambda b: b.find_element(By.ID, "card-stalls-c149")
+                 .find_elements(By.CSS_SELECTOR, ".face.front svg"),
+                 "the last card was never drawn")
+        search = browser.find_element(By.ID, "filter-search")
+        search.send_keys("stall 148")
+        assert [t.get_attribute("data-card") for t in visible_tiles(browser)] == \
+            ["stalls/c148"]
+    finally:
+        browser.quit()
+        stop()

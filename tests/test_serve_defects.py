@@ -183,3 +183,26 @@ def test_17_the_terminal_says_each_reload_error_and_fix(fair):
     assert f"{GAME}: does not load: {STALLS}:5: " in said[1]
     assert said[2].endswith(f"{GAME}: fixed, loads again")
     assert all(re.match(r"\d\d:\d\d:\d\d ", line) for line in said)
+
+
+def big(root: Path, cards: int) -> None:
+    rows = [f"  - {{id: c{n}, name: Stall {n}, stall: food, cost: 1, text: \"Card {n}.\"}}"
+            for n in range(cards)]
+    (root / STALLS).write_text("cards:\n" + "\n".join(rows) + "\n")
+
+
+def test_a_big_deck_draws_only_its_first_cards_into_the_page(fair):
+    big(fair, 120)
+    client = make(fair)
+    studio = client.app.state.studio
+    page = client.get(f"/games/{GAME}", headers={"accept-encoding": "gzip"})
+    assert page.headers["content-encoding"] == "gzip"
+    assert page.text.count("data-lazy") == 120 - studio.eager_tiles
+    assert studio.studio.drawn_count == studio.eager_tiles + 2     # and the two coins
+    lazy = re.search(r'<article class="tile lazy" id="card-stalls-c119"[^>]*>', page.text).group()
+    assert 'data-search="c119 stall 119 food 1 card 119."' in lazy
+    assert 'data-fragment="/fragments/lantern-fair/card/stalls/c119"' in lazy
+    template = fair / f"templates/{GAME}/stall.svg.j2"
+    template.write_text(template.read_text() + "\n")
+    change = studio.studio.load(GAME)
+    assert len(change.cards) == 122 and studio.studio.drawn_count == studio.eager_tiles + 2

@@ -58,14 +58,48 @@ async function swap(el) {
   return fresh;
 }
 
-// Tiles past a deck's first cards are drawn when they come near the viewport.
+// Tiles past a deck's first cards are drawn when they come near the viewport: fetched a few
+// at a time, and put into the page a few a frame, so that scrolling never waits long.
+const LAZY_FETCHES = 4, LAZY_PER_FRAME = 3;
+const lazyQueue = [], lazyReady = [];
+let lazyBusy = 0, lazyFrame = false;
+
+function pumpLazy() {
+  while (lazyBusy < LAZY_FETCHES && lazyQueue.length) {
+    const tile = lazyQueue.shift();
+    if (!tile.isConnected) continue;
+    lazyBusy++;
+    fetch(tile.dataset.fragment, {cache: "no-store"})
+      .then(r => r.ok ? r.text() : null)
+      .then(html => { if (html) lazyReady.push([tile, html]); placeLazy(); })
+      .finally(() => { lazyBusy--; pumpLazy(); });
+  }
+}
+
+function placeLazy() {
+  if (lazyFrame) return;
+  lazyFrame = true;
+  requestAnimationFrame(() => {
+    lazyFrame = false;
+    for (const [tile, html] of lazyReady.splice(0, LAZY_PER_FRAME)) {
+      if (!tile.isConnected) continue;
+      const holder = document.createElement("template");
+      holder.innerHTML = html.trim();
+      const fresh = holder.content.firstElementChild;
+      if (fresh) { fresh.hidden = tile.hidden; tile.replaceWith(fresh); }
+    }
+    if (lazyReady.length) placeLazy();
+  });
+}
+
 const lazy = "IntersectionObserver" in window ? new IntersectionObserver(entries => {
   for (const entry of entries) {
     if (!entry.isIntersecting) continue;
     lazy.unobserve(entry.target);
-    if (entry.target.isConnected) swap(entry.target);
+    lazyQueue.push(entry.target);
   }
-}, {rootMargin: "1200px 0px"}) : null;
+  pumpLazy();
+}, {rootMargin: "600px 0px"}) : null;
 
 function observeLazy(root) {
   const tiles = root.matches && root.matches("[data-lazy]") ? [root] :
@@ -85,12 +119,13 @@ async function update(event) {
   for (const c of event.components || []) tokens.add("component:" + c);
   await Promise.all(watched(tokens).map(swap));
   if (event.version) document.body.dataset.version = event.version;
-  for (const c of event.cards || []) {       // show what changed
-    for (const el of document.querySelectorAll(`[data-card="${CSS.escape(c)}"]`)) {
-      el.classList.remove("flash");
-      void el.offsetWidth;                    // restart the animation
-      el.classList.add("flash");
-    }
+  const changed = event.cards || [];
+  if (changed.length && changed.length <= 24) {   // show what changed (not a whole deck)
+    const els = changed.flatMap(c =>
+      [...document.querySelectorAll(`[data-card="${CSS.escape(c)}"]`)]);
+    for (const el of els) el.classList.remove("flash");
+    void document.body.offsetWidth;               // one reflow restarts every animation
+    for (const el of els) el.classList.add("flash");
   }
   applyFilter(false);
   if (event.checked !== false && event.game) {
