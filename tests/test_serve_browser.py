@@ -344,3 +344,21 @@ def test_a_big_decks_later_cards_are_drawn_as_they_come_into_view(tmp_path):
     finally:
         browser.quit()
         stop()
+
+
+def test_open_in_editor_and_next_card_from_the_card_page(studio, monkeypatch):
+    url, root, browser, base = studio
+    monkeypatch.delenv("EDITOR", raising=False)   # the studio runs in this process: no
+    monkeypatch.delenv("VISUAL", raising=False)   # editor is started by the test
+    browser.get(f"{url}/games/{GAME}/cards/stalls/ring-toss")
+    browser.execute_async_script("document.fonts.ready.then(arguments[0])")
+    browser.save_screenshot(str(base / "card-nav.png"))
+    button = browser.find_element(By.CSS_SELECTOR, ".source-ref button.open-editor")
+    assert button.get_attribute("data-line") == "4"
+    button.click()     # no editor in the test environment: the page reports the refusal
+    wait_for(browser, lambda b: "no editor" in b.find_element(
+        By.CSS_SELECTOR, ".source-ref button.open-editor").get_attribute("title"),
+             "the page did not report the missing editor")
+    browser.find_element(By.TAG_NAME, "body").send_keys("]")
+    wait_for(browser, lambda b: b.current_url.endswith("/cards/stalls/goldfish"),
+             "] did not go to the next card")

@@ -206,3 +206,49 @@ def test_a_big_deck_draws_only_its_first_cards_into_the_page(fair):
     template.write_text(template.read_text() + "\n")
     change = studio.studio.load(GAME)
     assert len(change.cards) == 122 and studio.studio.drawn_count == studio.eager_tiles + 2
+
+
+class Started:
+    """Stand-in for subprocess.Popen: records the editor command instead of running it."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, args, **kw):
+        self.calls.append(args)
+
+
+@pytest.mark.parametrize("editor, expected", [
+    ("vim", ["vim", "+5", "{path}"]), ("code", ["code", "-g", "{path}:5"]),
+    ("myedit --at {line} {file}", ["myedit", "--at", "5", "{path}"])])
+def test_open_in_editor_runs_the_editor_at_the_line_behind_the_token(fair, editor, expected):
+    client = make(fair, editor=editor)
+    studio = client.app.state.studio
+    started = studio.run_editor = Started()
+    page = client.get(f"/games/{GAME}/cards/stalls/goldfish").text
+    assert f'data-file="{STALLS}" data-line="5"' in page
+    assert f'<meta name="studio-token" content="{studio.token}">' in page
+    url = f"/api/open?file={STALLS}&line=5"
+    assert client.post(url).status_code == 403                         # no token
+    assert client.post(url, headers={"x-studio-token": studio.token,
+                                     "sec-fetch-site": "cross-site"}).status_code == 403
+    assert client.get(url).status_code == 405
+    assert started.calls == []
+    ok = client.post(url, headers={"x-studio-token": studio.token,
+                                   "sec-fetch-site": "same-origin"})
+    assert ok.status_code == 200 and ok.json()["opened"] == STALLS
+    path = str(fair / STALLS)
+    assert started.calls == [[w.replace("{path}", path) for w in expected]]
+    for bad in ("../secret.txt", "/etc/passwd", "output/x.pdf", "data/nope.yaml",
+                "data/%2e%2e/x"):
+        refused = client.post(f"/api/open?file={bad}&line=1",
+                              headers={"x-studio-token": studio.token})
+        assert refused.status_code == 422
+    assert len(started.calls) == 1
+
+
+def test_the_card_page_links_the_previous_and_next_card(fair):
+    page = make(fair).get(f"/games/{GAME}/cards/stalls/ring-toss").text
+    assert f'rel="prev" href="/games/{GAME}/cards/stalls/sweet-buns"' in page
+    assert f'rel="next" href="/games/{GAME}/cards/stalls/goldfish"' in page
+    assert "card 3 of 6" in page

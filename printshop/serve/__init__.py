@@ -56,7 +56,8 @@ def allowed_hosts(host: str) -> list[str]:
 
 def serve(project: Project, game: str | None = None, host: str = "127.0.0.1", port: int = 8000,
           open_browser: bool = True, out_dir: Path = Path("output"),
-          opts: PrintOptions | None = None, say: Callable[[str], None] = print) -> None:
+          opts: PrintOptions | None = None, say: Callable[[str], None] = print,
+          editor: str | None = None) -> None:
     """Run the studio until Ctrl-C or SIGTERM."""
     import signal
 
@@ -80,7 +81,7 @@ def serve(project: Project, game: str | None = None, host: str = "127.0.0.1", po
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
     app = create_app(project, opts, out_dir, allowed_hosts=allowed_hosts(host),
-                     on_start=started, say=say)
+                     on_start=started, say=say, editor=editor)
 
     def terminate(signum, frame):
         raise KeyboardInterrupt

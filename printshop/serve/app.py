@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import subprocess
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Callable
@@ -106,6 +107,8 @@ class App:
         # cannot make the studio act (downloads, open in editor) on the designer's behalf.
         self.token = secrets.token_urlsafe(24)
         self.eager_tiles = EAGER_TILES
+        self.editor: str | None = None      # the editor command (--editor), else $EDITOR
+        self.run_editor = subprocess.Popen
         self.instance = secrets.token_hex(8)  # a page that sees another one reloads (restart)
         self.say = say
         self.said: dict[str, tuple] = {}     # per game: what the terminal was last told
@@ -274,8 +277,12 @@ class App:
         gid, pid, cid = (request.path_params[k] for k in ("game", "component", "card"))
         part, card = self.card_or_404(gid, pid, cid)
         st = self.studio.state(gid)
+        at = next(i for i, c in enumerate(part.cards) if c.id == cid)
+        prev = part.cards[at - 1] if at > 0 else None
+        after = part.cards[at + 1] if at + 1 < len(part.cards) else None
         return self.render("card.html", st=st, game=st.game, gid=gid, part=part, card=card,
-                           bar=self.bar(gid, pid, cid),
+                           bar=self.bar(gid, pid, cid), prev=prev, next=after,
+                           position=(at + 1, len(part.cards)),
                            problems=self.problem_rows(gid, (pid, cid)),
                            source=self.studio.source(part, card))
 
@@ -405,6 +412,24 @@ class App:
         svg = pages[n - 1].replace(">", ">" + SVG_STYLE, 1)
         return Response(svg, media_type="image/svg+xml",
                         headers={"Content-Security-Policy": SVG_CSP})
+
+    async def api_open(self, request: Request):
+        """Open a data or template file at a line in the designer's editor (a POST action)."""
+        from .editor import open_in_editor
+
+        refused = await refusal(request, self.token)
+        if refused:
+            return JSONResponse({"error": refused}, 403)
+        rel = request.query_params.get("file", "")
+        try:
+            line = int(request.query_params.get("line") or 1)
+            args = open_in_editor(self.studio.project.root, rel, line, self.editor,
+                                  self.run_editor)
+        except ValueError:
+            return JSONResponse({"error": "line must be a number"}, 400)
+        except PrintshopError as exc:
+            return JSONResponse({"error": exc.problems[0].message}, 422)
+        return JSONResponse({"opened": rel, "line": line, "command": args[0]})
 
     async def api_events(self, request: Request):
         """Stream every change as server-sent events."""
@@ -600,6 +625,7 @@ class App:
             Route("/api/games/{game}/cards/{component}/{card}.svg", self.api_card_svg),
             Route("/api/games/{game}/components/{component}/{n:int}.svg", self.api_page_svg),
             Route("/api/events", self.api_events),
+            Route("/api/open", self.api_open, methods=["POST"]),
             Route("/static/{name}", self.static),
             Route("/fonts/{name}", self.font),
         ]
@@ -636,9 +662,11 @@ def games_for(project: Project, known: set[str], paths: set[Path]) -> tuple[set[
 def create_app(project: Project, opts: PrintOptions | None = None, out_dir: Path | None = None,
                watch: bool = True, allowed_hosts: list[str] | None = None,
                on_start: Callable[[], None] | None = None,
-               say: Callable[[str], None] | None = None) -> Starlette:
+               say: Callable[[str], None] | None = None,
+               editor: str | None = None) -> Starlette:
     """Return the studio for a project as an ASGI app (its state at ``app.state.studio``)."""
     studio_app = App(project, opts, out_dir, watch, allowed_hosts, say)
+    studio_app.editor = editor
     app = studio_app.starlette(on_start)
     app.state.studio = studio_app
     return app

@@ -207,6 +207,28 @@ function connect() {
   source.addEventListener("games", () => update({cards: [], components: []}));
 }
 
+// "edit" beside a file:line asks the studio to open the file in the designer's editor.
+document.addEventListener("click", async event => {
+  const button = event.target.closest("button.open-editor");
+  if (!button) return;
+  const token = document.querySelector('meta[name="studio-token"]').content;
+  const query = new URLSearchParams({file: button.dataset.file, line: button.dataset.line});
+  const response = await fetch("/api/open?" + query, {method: "POST",
+    headers: {"X-Studio-Token": token}});
+  const answer = await response.json();
+  announce(response.ok ? `Opened ${answer.opened}:${answer.line} in the editor` : answer.error);
+  button.title = response.ok ? "Opened in your editor" : answer.error;
+});
+
+// On a card page: [ and ] (or j and k) for the previous and next card.
+document.addEventListener("keydown", event => {
+  if (event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey ||
+      event.altKey) return;
+  const rel = {"[": "prev", "k": "prev", "]": "next", "j": "next"}[event.key];
+  const link = rel && document.querySelector(`a[rel="${rel}"]`);
+  if (link) location.href = link.href;
+});
+
 document.addEventListener("DOMContentLoaded", () => {
   readFilter();
   observeLazy(document);
