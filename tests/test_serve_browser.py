@@ -362,3 +362,14 @@ def test_open_in_editor_and_next_card_from_the_card_page(studio, monkeypatch):
     browser.find_element(By.TAG_NAME, "body").send_keys("]")
     wait_for(browser, lambda b: b.current_url.endswith("/cards/stalls/goldfish"),
              "] did not go to the next card")
+
+
+def test_zoom_makes_the_grids_cards_larger_and_stays_in_the_url(studio):
+    url, _, browser, base = studio
+    browser.get(f"{url}/games/{GAME}")
+    before = browser.find_element(By.ID, "card-stalls-goldfish").size["width"]
+    browser.execute_script("const z = document.getElementById('zoom'); z.value = 300;"
+                           "z.dispatchEvent(new Event('input'))")
+    after = browser.find_element(By.ID, "card-stalls-goldfish").size["width"]
+    assert after >= 1.7 * before and "zoom=300" in browser.current_url
+    browser.save_screenshot(str(base / "zoomed.png"))

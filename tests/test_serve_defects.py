@@ -252,3 +252,14 @@ def test_the_card_page_links_the_previous_and_next_card(fair):
     assert f'rel="prev" href="/games/{GAME}/cards/stalls/sweet-buns"' in page
     assert f'rel="next" href="/games/{GAME}/cards/stalls/goldfish"' in page
     assert "card 3 of 6" in page
+
+
+def test_card_tiles_carry_a_badge_when_problems_name_them(fair):
+    client = make(fair)
+    coins = fair / f"data/{GAME}/coins.yaml"
+    coins.write_text(coins.read_text().replace("value: 3", "value: 1"))
+    refresh(client)
+    page = client.get(f"/games/{GAME}").text
+    three = re.search(r'id="card-coins-three".*?</article>', page, re.S).group()
+    one = re.search(r'id="card-coins-one".*?</article>', page, re.S).group()
+    assert 'class="flag"' in three and 'class="flag"' not in one

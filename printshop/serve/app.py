@@ -190,6 +190,17 @@ class App:
                          "card": card, "link": link, "cards": []})
         return rows
 
+    def flagged(self, game_id: str) -> dict[tuple[str, str], int]:
+        """Return how many problems name each card, for the badges on the card tiles."""
+        out: dict[tuple[str, str], int] = {}
+        for row in self.problem_rows(game_id):
+            cards = row["cards"] or ([{"component": row["component"], "card": row["card"]}]
+                                     if row["card"] else [])
+            for c in cards:
+                key = (c["component"], c["card"])
+                out[key] = out.get(key, 0) + 1
+        return out
+
     def aspect(self, part) -> str:
         """Return a card face's width / height, bleed included, for a tile not drawn yet."""
         from ..components.deck import deck_bleed

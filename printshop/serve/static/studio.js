@@ -143,6 +143,7 @@ function readFilter() {
   if (!select) return;
   if (params.has("component")) select.value = params.get("component");
   if (params.has("q")) document.getElementById("filter-search").value = params.get("q");
+  if (params.has("zoom")) document.getElementById("zoom").value = params.get("zoom");
   document.getElementById("show-backs").checked = params.get("backs") === "1";
 }
 
@@ -152,6 +153,8 @@ function writeFilter() {
   set("component", document.getElementById("filter-component").value);
   set("q", document.getElementById("filter-search").value.trim());
   set("backs", document.getElementById("show-backs").checked ? "1" : "");
+  const zoom = document.getElementById("zoom").value;
+  set("zoom", zoom === "150" ? "" : zoom);
   const query = params.toString();
   history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
 }
@@ -165,6 +168,7 @@ function applyFilter(remember = true) {
   const part = select.value;
   const words = search.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
   document.body.classList.toggle("show-backs", backs.checked);
+  document.body.style.setProperty("--tile", document.getElementById("zoom").value + "px");
   let distinct = 0, copies = 0;
   for (const section of document.querySelectorAll("section.component")) {
     const inPart = !part || section.dataset.component === part;
@@ -232,7 +236,7 @@ document.addEventListener("keydown", event => {
 document.addEventListener("DOMContentLoaded", () => {
   readFilter();
   observeLazy(document);
-  for (const id of ["filter-component", "filter-search", "show-backs"]) {
+  for (const id of ["filter-component", "filter-search", "show-backs", "zoom"]) {
     const el = document.getElementById(id);
     if (!el) continue;
     el.addEventListener("input", () => applyFilter());
