@@ -339,8 +339,9 @@ def test_a_big_decks_later_cards_are_drawn_as_they_come_into_view(tmp_path):
                  "the last card was never drawn")
         search = browser.find_element(By.ID, "filter-search")
         search.send_keys("stall 148")
-        assert [t.get_attribute("data-card") for t in visible_tiles(browser)] == \
-            ["stalls/c148"]
+        # tiles drawn meanwhile replace their placeholders: read them until they hold still
+        wait_for(browser, lambda b: [t.get_attribute("data-card") for t in visible_tiles(b)]
+                 == ["stalls/c148"], "the search did not find the card of a placeholder")
     finally:
         browser.quit()
         stop()
