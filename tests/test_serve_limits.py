@@ -189,3 +189,24 @@ def test_ctrl_c_and_sigterm_stop_quickly_and_quietly(fair, sig, page_open):
     assert proc.returncode == 0 and out.strip().endswith("stopped")
     assert err == "", err
     assert took < 1.5, f"stopping took {took:.1f} s"
+
+
+def test_a_looping_sheet_template_holds_up_only_its_own_page(fair, tmp_path, monkeypatch):
+    monkeypatch.setattr(limits, "_active", limits.Limits(render_seconds=2.0))
+    template = fair / f"templates/{GAME}/aid.svg.j2"
+    template.write_text(LOOP + template.read_text())
+    url, stop = start_in_thread(fair, tmp_path / "output")
+    try:
+        with httpx.Client(base_url=url, timeout=60) as http:
+            got = {}
+            slow = threading.Thread(target=lambda: got.update(
+                aid=http.get(f"/api/games/{GAME}/components/aid/1.svg")))
+            slow.start()
+            time.sleep(0.3)
+            started = time.monotonic()
+            card = http.get(f"/api/games/{GAME}/cards/stalls/goldfish.svg")
+            assert card.status_code == 200 and time.monotonic() - started < 1.5
+            slow.join(60)
+            assert got["aid"].status_code == 422 and "render_seconds" in got["aid"].text
+    finally:
+        stop()

@@ -319,26 +319,50 @@ class Studio:
             return out
 
     def pages(self, game_id: str, part_id: str) -> list[str] | Problem:
-        """Return a sheet's pages, a board whole or a booklet's pages as SVG documents."""
+        """Return a sheet's pages, a board whole or a booklet's pages as SVG documents.
+
+        Drawn outside the studio's lock, as cards are: a slow sheet holds up only the
+        requests waiting for it."""
         with self.lock:
             st = self.games[game_id]
             part = self.part(game_id, part_id)
             key = st.part_keys[part_id]
             if key in self.parts:
                 return self.parts[key]
-            try:
-                rendered = RENDERERS[part.kind](st.game, part, self.opts)
-                faces = [f for group in rendered.faces.values() for f in group]
-                if faces:
-                    result: list[str] | Problem = [face_document(f) for f in faces]
-                else:
-                    n = len(rendered.pages)
-                    result = [page_svg(p, i, n) for i, p in enumerate(rendered.pages, 1)]
-            except Exception as exc:  # only the kinds drawing_problem knows are the user's
-                result = drawing_problem(st.game, part_id, exc)
-                if result is None:
-                    raise
+            busy = self.drawing.get(key)
+            mine = busy is None
+            if mine:
+                busy = self.drawing[key] = threading.Event()
+                game = st.game
+        if not mine:
+            busy.wait()
+            with self.lock:
+                if key in self.parts:
+                    return self.parts[key]
+            return self.pages(game_id, part_id)
+        try:
+            result = self._draw_pages(game, part)
+        finally:
+            with self.lock:
+                self.drawing.pop(key, None)
+                busy.set()
+        with self.lock:
             self.parts[key] = result
+            return result
+
+    def _draw_pages(self, game: Game, part: Part) -> list[str] | Problem:
+        """Draw a component's pages as SVG documents, or return the located problem."""
+        try:
+            rendered = RENDERERS[part.kind](game, part, self.opts)
+            faces = [f for group in rendered.faces.values() for f in group]
+            if faces:
+                return [face_document(f) for f in faces]
+            n = len(rendered.pages)
+            return [page_svg(p, i, n) for i, p in enumerate(rendered.pages, 1)]
+        except Exception as exc:  # only the kinds drawing_problem knows are the user's
+            result = drawing_problem(game, part.id, exc)
+            if result is None:
+                raise
             return result
 
     def problems(self, game_id: str) -> list[Problem]:
