@@ -136,8 +136,6 @@ BIG_TARGETS = {"edit_to_last_card_s": 1.5, "longest_task_ms": 100, "search_ms": 
 
 def big_project(dest: Path, cards: int) -> Path:
     """Copy the example project and give its deck ``cards`` distinct cards."""
-    from printshop.project import Project as _P  # noqa: F401 - the example is a project
-
     example = Path(__file__).resolve().parent.parent / "examples" / "lantern-fair"
     shutil.copytree(example, dest)
     stalls = ["food", "games", "lights"]
