@@ -374,3 +374,12 @@ def test_zoom_makes_the_grids_cards_larger_and_stays_in_the_url(studio):
     after = browser.find_element(By.ID, "card-stalls-goldfish").size["width"]
     assert after >= 1.7 * before and "zoom=300" in browser.current_url
     browser.save_screenshot(str(base / "zoomed.png"))
+
+
+def test_a_sheet_is_drawn_when_it_comes_into_view(studio):
+    url, _, browser, _ = studio
+    browser.get(f"{url}/games/{GAME}")
+    browser.execute_script("document.getElementById('component-aid').scrollIntoView()")
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#component-aid .paper svg"),
+             "the sheet was never drawn")
+    assert "How to play" in browser.find_element(By.ID, "component-aid").text

@@ -197,7 +197,9 @@ def test_a_big_deck_draws_only_its_first_cards_into_the_page(fair):
     studio = client.app.state.studio
     page = client.get(f"/games/{GAME}", headers={"accept-encoding": "gzip"})
     assert page.headers["content-encoding"] == "gzip"
-    assert page.text.count("data-lazy") == 120 - studio.eager_tiles
+    assert page.text.count('class="tile lazy"') == 120 - studio.eager_tiles
+    assert 'id="component-aid" data-component="aid" data-watch="component:aid" data-lazy' \
+        in page.text                    # sheets too are drawn as they come into view
     assert studio.studio.drawn_count == studio.eager_tiles + 2     # and the two coins
     lazy = re.search(r'<article class="tile lazy" id="card-stalls-c119"[^>]*>', page.text).group()
     assert 'data-search="c119 stall 119 food 1 card 119."' in lazy
