@@ -131,6 +131,110 @@ def browser_edits(url: str, game: str, path: Path, deck: str, card, line: int, r
     return times
 
 
+BIG_TARGETS = {"edit_to_last_card_s": 1.5, "longest_task_ms": 100, "search_ms": 100}
+
+
+def big_project(dest: Path, cards: int) -> Path:
+    """Copy the example project and give its deck ``cards`` distinct cards."""
+    example = Path(__file__).resolve().parent.parent / "examples" / "lantern-fair"
+    shutil.copytree(example, dest)
+    stalls = ["food", "games", "lights"]
+    rows = [f"  - {{id: c{n}, name: Stall {n}, stall: {stalls[n % 3]}, cost: {n % 6}, "
+            f"text: \"Card {n}: gain :coin: when a neighbour opens a stall.\"}}"
+            for n in range(cards)]
+    (dest / "data/lantern-fair/stalls.yaml").write_text("cards:\n" + "\n".join(rows) + "\n")
+    rules = dest / "data/lantern-fair/rules.py"
+    if rules.exists():
+        rules.unlink()
+    return dest
+
+
+def big_deck(cards: int, tmp: Path) -> dict:
+    """Measure a deck of ``cards`` cards in headless Chromium: first visit, scrolling, search,
+    and a template edit until the page's last card shows it."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    root = big_project(tmp / "big", cards)
+    url, stop = start_in_thread(root, tmp / "output")
+    browser = chromium(tmp / "big-profile", (1400, 1000))
+    out: dict = {}
+    try:
+        started = time.perf_counter()
+        browser.get(f"{url}/games/lantern-fair")
+        out["first_visit_s"] = time.perf_counter() - started
+        WebDriverWait(browser, 60).until(
+            lambda b: "on" in b.find_element("id", "live").get_attribute("class"))
+        out["page_bytes"] = browser.execute_script(
+            "const n = performance.getEntriesByType('navigation')[0];"
+            "return [n.transferSize, n.decodedBodySize]")
+        out["dom_nodes"] = browser.execute_script("return document.querySelectorAll('*').length")
+        # scrolling to the bottom and back, a screen a frame, watching for long tasks
+        out["longest_task_ms"], out["long_tasks"] = browser.execute_async_script("""
+            const done = arguments[0]; const tasks = [];
+            new PerformanceObserver(l => tasks.push(...l.getEntries().map(e => e.duration)))
+              .observe({entryTypes: ["longtask"]});
+            let y = 0, down = true;
+            function step() {
+              y += down ? 600 : -600; window.scrollTo(0, y);
+              if (down && y >= document.body.scrollHeight) down = false;
+              if (!down && y <= 0) { setTimeout(() => done([Math.max(0, ...tasks),
+                tasks.filter(t => t > 100).length]), 500); return; }
+              requestAnimationFrame(step);
+            }
+            step();""")
+        out["search_ms"] = browser.execute_script("""
+            const box = document.getElementById('filter-search'); const times = [];
+            for (const q of ['stall 99', 'lights', '']) {
+              const t = performance.now(); box.value = q;
+              box.dispatchEvent(new Event('input')); document.body.offsetHeight;
+              times.push(performance.now() - t);
+            }
+            return Math.max(...times);""")
+        last = f"card-stalls-c{cards - 1}"
+        browser.execute_script(f"document.getElementById('{last}').scrollIntoView()")
+        WebDriverWait(browser, 60).until(lambda b: b.execute_script(
+            f"return !document.getElementById('{last}').hasAttribute('data-lazy')"))
+        template = root / "templates/lantern-fair/stall.svg.j2"
+        browser.execute_script(
+            "window.seen = null; new MutationObserver(() => {"
+            f"const el = document.getElementById('{last}');"
+            "if (!window.seen && el && el.innerHTML.includes('bench-mark'))"
+            " window.seen = Date.now(); }).observe(document.body,"
+            " {subtree: true, childList: true});")
+        start = time.time() * 1000
+        template.write_text(template.read_text() + "\n<desc>bench-mark</desc>\n")
+        seen = WebDriverWait(browser, 60, poll_frequency=0.05).until(
+            lambda b: b.execute_script("return window.seen"))
+        out["edit_to_last_card_s"] = (seen - start) / 1000
+    finally:
+        browser.quit()
+        stop()
+    for key, value in out.items():
+        target = BIG_TARGETS.get(key)
+        shown = f"{value:.3f}" if isinstance(value, float) else value
+        verdict = "" if target is None else ("  ok" if value < target
+                                             else f"  OVER TARGET {target}")
+        print(f"{key:<22} {shown}{verdict}")
+    return out
+
+
+def first_visits() -> dict:
+    """Time the first visit of each built-in game's page on a fresh studio (over HTTP)."""
+    from printshop.serve.app import create_app
+    from starlette.testclient import TestClient
+
+    client = TestClient(create_app(Project.open(None), watch=False),
+                        base_url="http://127.0.0.1")
+    out = {}
+    for folder in Project.open(None).games():
+        started = time.perf_counter()
+        page = client.get(f"/games/{folder.id}", headers={"accept-encoding": "gzip"})
+        out[folder.id] = time.perf_counter() - started
+        print(f"first visit {folder.id:<20} {out[folder.id]:.2f} s  page "
+              f"{len(page.content) // 1024} KB, sent {page.headers.get('content-encoding', 'plain')}")
+    return out
+
+
 def report(label: str, times: list[float]) -> dict:
     med, worst = statistics.median(times), max(times)
     verdict = "ok" if med < TARGET else "SLOWER THAN TARGET"
@@ -144,7 +248,18 @@ def main(argv=None) -> int:
     parser.add_argument("--game", default="pocketciv")
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--big", type=int, default=0, metavar="N",
+                        help="measure a deck of N cards instead (scrolling, search, an edit)")
+    parser.add_argument("--first-visits", action="store_true",
+                        help="time the first visit of every built-in game's page")
     args = parser.parse_args(argv)
+    if args.first_visits:
+        first_visits()
+        return 0
+    if args.big:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = big_deck(args.big, Path(tmp))
+        return 0 if all(out[k] < v for k, v in BIG_TARGETS.items()) else 1
     game = args.game
     with tempfile.TemporaryDirectory() as tmp:
         root = project_copy(Path(tmp) / "project", game)

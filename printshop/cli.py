@@ -501,15 +501,17 @@ def watch(games, project_dir, out_dir, paper, backs, low_ink, interval, jobs, on
 @click.option("--open/--no-open", "open_browser", default=True, show_default=True,
               help="Open the studio in the web browser.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output",
-              show_default=True, help="Where downloads that write files (TTS) go.")
-def serve(game, project_dir, port, host, open_browser, out_dir):
+              show_default=True, help="Where the TTS download's save addresses its images.")
+@click.option("--editor", default=None, metavar="COMMAND",
+              help="Command that opens a file at a line ({file}, {line}); default $EDITOR.")
+def serve(game, project_dir, port, host, open_browser, out_dir, editor):
     """Preview GAME (default: every game) live in the browser while you edit its files."""
     from .project import Project
     from .serve import serve as run
 
     try:
         run(Project.open(project_dir), game, host, port, open_browser, Path(out_dir),
-            say=click.echo)
+            say=click.echo, editor=editor)
     except PrintshopError as exc:
         _fail(exc)
 

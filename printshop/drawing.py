@@ -40,6 +40,9 @@ _ARITY = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3)
           "skewX": (1,), "skewY": (1,)}
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _LINKS = {"href", "src"}
+# A browser runs these (the studio shows drawings inline; an exported SVG may be opened in
+# one): event-handler attributes, and script URLs in any attribute, animation targets included.
+_SCRIPT_URL = re.compile(r"(?:java|vb|live)script:", re.IGNORECASE)
 _SVG = f"{{{SVG_NS}}}"
 _NS_LENGTH = len(_SVG)
 _STYLE = f"{{{SVG_NS}}}style"
@@ -47,6 +50,14 @@ _STYLE = f"{{{SVG_NS}}}style"
 
 class Fault(Exception):
     """A drawing that must not be drawn: says why, in the user's terms."""
+
+
+class Script(Fault):
+    """A drawing that would run a script in a browser; ``needle`` is the text that does it."""
+
+    def __init__(self, message: str, needle: str):
+        self.needle = needle
+        super().__init__(message)
 
 
 class Outside(Fault):
@@ -202,6 +213,7 @@ def _targets(el, tag: str) -> tuple[str, ...]:
         known = _REFERENCED.get(key)
         if known is not None:
             return known
+    _refuse_script(el, tag)
     found = []
     for target in references(el):
         if not _allowed(target):
@@ -218,6 +230,22 @@ def _targets(el, tag: str) -> tuple[str, ...]:
             _REFERENCED.clear()
         _REFERENCED[key] = tuple(found)
     return tuple(found)
+
+
+def _refuse_script(el, tag: str) -> None:
+    """Refuse an event-handler attribute (onload=...) or a javascript: URL in any attribute."""
+    for name, value in el.attrib.items():
+        attr = local(name)
+        if attr[:2].lower() == "on":
+            raise Script(f"<{tag} {attr}=...>: event-handler attributes are not allowed in a "
+                         "drawing (a browser would run them)", attr)
+        if ":" in value and _SCRIPT_URL.search(_SPACE.sub("", value)):
+            found = _SCRIPT_URL.search(value)
+            raise Script(f"<{tag} {attr}='{value.strip()[:60]}'>: script URLs are not allowed "
+                         "in a drawing", found.group() if found else attr)
+        if attr == "attributeName" and value.strip()[:2].lower() == "on":
+            raise Script(f"<{tag} attributeName='{value.strip()[:40]}'>: animating an "
+                         "event-handler attribute is not allowed in a drawing", value.strip())
 
 
 def check(root) -> None:

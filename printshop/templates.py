@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import ctypes
 import inspect
 import operator
 import os
@@ -10,6 +11,7 @@ import re
 import signal
 import string
 import threading
+import time
 import types
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -408,24 +410,101 @@ class TemplateTimeout(Exception):
     """A template ran longer than the render_seconds limit, or the build's total time ran out."""
 
 
+class RenderInterrupted(TemplateTimeout):
+    """Raised inside a worker thread whose render ran out of time (by the watchdog)."""
+
+    def __str__(self) -> str:
+        return _over_message(limits.current().render_seconds)
+
+
+def _over_message(seconds: float) -> str:
+    return (f"the template ran for more than {seconds:g} seconds, over the limit "
+            "render_seconds (raise it on purpose with --limit render_seconds=N)")
+
+
+class _Watchdog:
+    """One thread that stops renders running too long on other threads (the studio's pool).
+
+    A signal reaches only the main thread; elsewhere the watchdog raises RenderInterrupted in
+    the rendering thread (PyThreadState_SetAsyncExc), which a template's Python code meets at
+    its next step: a looping template stops, the thread goes back to serving.
+    """
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.armed: dict[int, list] = {}   # id -> [deadline, thread id, fired]
+        self.next_id = 0
+        self.thread: threading.Thread | None = None
+
+    def arm(self, seconds: float) -> int:
+        """Start the clock of a render on this thread; return its id."""
+        with self.cond:
+            self.next_id += 1
+            self.armed[self.next_id] = [time.monotonic() + seconds, threading.get_ident(),
+                                        False]
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._run, name="render-watchdog",
+                                               daemon=True)
+                self.thread.start()
+            self.cond.notify()
+            return self.next_id
+
+    def disarm(self, key: int) -> bool:
+        """Stop a render's clock; say whether it ran out (its pending interrupt is cleared)."""
+        with self.cond:
+            entry = self.armed.pop(key, None)
+            if entry is not None and entry[2]:
+                _async_raise(entry[1], None)
+            return entry is not None and entry[2]
+
+    def _run(self) -> None:
+        with self.cond:
+            while True:
+                now = time.monotonic()
+                waiting = [e for e in self.armed.values() if not e[2]]
+                for entry in waiting:
+                    if entry[0] <= now:
+                        entry[2] = True
+                        _async_raise(entry[1], RenderInterrupted)
+                pending = [e[0] - now for e in waiting if e[0] > now]
+                self.cond.wait(min(pending) if pending else None)
+
+
+def _async_raise(thread_id: int, exc) -> None:
+    """Raise ``exc`` in another thread at its next Python step (None: cancel a pending one)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
+                                               ctypes.py_object(exc) if exc else None)
+
+
+_WATCHDOG = _Watchdog()
+
+
 @contextmanager
 def _deadline(seconds: float):
-    """Stop a render that runs too long (only possible on the main thread)."""
-    if threading.current_thread() is not threading.main_thread() or \
-            not hasattr(signal, "setitimer"):
-        yield
-        return
+    """Stop a render that runs too long: by a timer signal on the main thread, by the
+    watchdog on any other."""
     left = limits.seconds_left()
     if left is not None and left <= 0:
         raise TemplateTimeout(limits.total_time_message())
     whole_build = left is not None and left < seconds
+    message = limits.total_time_message() if whole_build else _over_message(seconds)
+    if threading.current_thread() is not threading.main_thread() or \
+            not hasattr(signal, "setitimer"):
+        key = _WATCHDOG.arm(min(seconds, left) if whole_build else seconds)
+        try:
+            yield
+        except TemplateTimeout:
+            _WATCHDOG.disarm(key)
+            raise TemplateTimeout(message) from None
+        except BaseException:
+            _WATCHDOG.disarm(key)
+            raise
+        if _WATCHDOG.disarm(key):
+            raise TemplateTimeout(message)
+        return
 
     def expire(signum, frame):
-        if whole_build:
-            raise TemplateTimeout(limits.total_time_message())
-        raise TemplateTimeout(f"the template ran for more than {seconds:g} seconds, over the "
-                              "limit render_seconds (raise it on purpose with --limit "
-                              "render_seconds=N)")
+        raise TemplateTimeout(message)
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, min(seconds, left) if whole_build else seconds)
@@ -643,6 +722,23 @@ def render(env: _Environment, name: str, context: dict, what: str) -> str:
     try:
         drawing.check_fragment(out)
     except drawing.Fault as exc:
-        raise TemplateProblem(name, None, what, str(exc)) from None
+        where, line = _line_of(env, name, getattr(exc, "needle", None))
+        raise TemplateProblem(where, line, what, str(exc)) from None
     return out
+
+
+def _line_of(env: _Environment, name: str, needle: str | None) -> tuple[str, int | None]:
+    """Return the template and line whose source holds ``needle`` (a refused attribute)."""
+    if not needle:
+        return name, None
+    wanted = needle.lower()
+    for tname in [name] + sorted(t for t in env.list_templates() if t != name):
+        try:
+            source = env.loader.get_source(env, tname)[0]
+        except Exception:  # noqa: BLE001 - a template that does not load names no line
+            continue
+        for n, text in enumerate(source.splitlines(), 1):
+            if wanted in text.lower():
+                return tname, n
+    return name, None
 

@@ -48,6 +48,13 @@ def studio(client: TestClient):
     return client.app.state.studio.studio
 
 
+def act(client: TestClient, url: str, **headers):
+    """POST an action as the studio's own page does: its token, a same-origin request."""
+    token = client.app.state.studio.token
+    return client.post(url, data={"token": token}, headers={
+        "origin": "http://127.0.0.1", "sec-fetch-site": "same-origin", **headers})
+
+
 def files_of(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
             if p.is_file()}
@@ -364,26 +371,28 @@ def test_fragments_are_the_parts_of_pages_that_live_updates_swap(client):
 def test_downloads_build_through_the_library_and_write_nothing_to_the_project(client, fair,
                                                                              tmp_path):
     before = files_of(fair)
-    pnp = client.get(f"/games/{GAME}/download/{GAME}-print-and-play.pdf")
+    pnp = act(client, f"/games/{GAME}/download/{GAME}-print-and-play.pdf")
     assert pnp.status_code == 200 and pnp.headers["content-type"] == "application/pdf"
     assert f'filename="{GAME}-print-and-play.pdf"' in pnp.headers["content-disposition"]
     assert len(PdfReader(io.BytesIO(pnp.content)).pages) >= 4
-    stalls = client.get(f"/games/{GAME}/download/components/stalls.pdf")
+    stalls = act(client, f"/games/{GAME}/download/components/stalls.pdf")
     assert stalls.status_code == 200 and stalls.content.startswith(b"%PDF")
     listed = deck_list(load_game(Project.open(fair).game(GAME)))
     for fmt in FORMATS:
-        got = client.get(f"/games/{GAME}/download/decklist.{fmt}")
+        got = act(client, f"/games/{GAME}/download/decklist.{fmt}")
         assert got.status_code == 200 and got.text == FORMATS[fmt](listed)
-    rows = list(csv.reader(io.StringIO(client.get(f"/games/{GAME}/download/decklist.csv")
+    rows = list(csv.reader(io.StringIO(act(client, f"/games/{GAME}/download/decklist.csv")
                                        .text)))
     assert len(rows) == 1 + 6 + 2
-    tts = client.get(f"/games/{GAME}/download/tts.zip")
+    tts = act(client, f"/games/{GAME}/download/tts.zip")
     assert tts.status_code == 200
     names = zipfile.ZipFile(io.BytesIO(tts.content)).namelist()
     assert f"{GAME}-tts/{GAME}.json" in names and any(n.endswith(".png") for n in names)
     save = json.loads(zipfile.ZipFile(io.BytesIO(tts.content)).read(f"{GAME}-tts/{GAME}.json"))
     assert save["SaveName"] == "Lantern Fair"
-    assert (tmp_path / "output" / GAME / "tts" / f"{GAME}.json").is_file()
+    assert str((tmp_path / "output" / GAME / "tts").resolve()) in \
+        zipfile.ZipFile(io.BytesIO(tts.content)).read(f"{GAME}-tts/README.txt").decode()
+    assert not (tmp_path / "output").exists()  # made in memory, written nowhere
     assert files_of(fair) == before
 
 
@@ -392,12 +401,13 @@ def test_a_download_the_rules_refuse_lists_the_located_problems(client, fair):
     stalls.write_text(stalls.read_text().replace("stall: lights, cost: 5", "stall: food, "
                                                                              "cost: 5"))
     studio(client).refresh(GAME)
-    refused = client.get(f"/games/{GAME}/download/{GAME}-print-and-play.pdf")
+    refused = act(client, f"/games/{GAME}/download/{GAME}-print-and-play.pdf")
     assert refused.status_code == 422
     assert "two-of-each" in refused.text and f"data/{GAME}/game.yaml" not in refused.text
 
 
 def test_map_page_draws_validates_and_offers_the_map_file(builtin_client):
+    client = builtin_client
     from printshop.games.pocketciv_maps.atlas import game_look, map_files
     from printshop.games.pocketciv_maps.seed import parse_seed
 
@@ -405,14 +415,13 @@ def test_map_page_draws_validates_and_offers_the_map_file(builtin_client):
                                                                "variant": "islands"})
     assert page.status_code == 200                         # a bare number: the default, m2
     assert "m2-islands-42" in page.text and "legal" in page.text and "<svg" in page.text
-    assert 'href="/games/pocketciv/map/m2-islands-42.yaml"' in page.text
+    assert 'action="/games/pocketciv/map/m2-islands-42.yaml"' in page.text
     for seed in ("m2-islands-42", "m1-islands-42"):          # seeds printed before m2 too
-        got = builtin_client.get(f"/games/pocketciv/map/{seed}.yaml")
+        got = act(client, f"/games/pocketciv/map/{seed}.yaml")
         assert got.status_code == 200
         want = map_files(parse_seed(seed), game_look(Project.open(None)), "a4")
         assert got.content == want[f"{seed}.yaml"]
-        assert builtin_client.get(f"/games/pocketciv/map/{seed}.pdf").content \
-            .startswith(b"%PDF")
+        assert act(client, f"/games/pocketciv/map/{seed}.pdf").content.startswith(b"%PDF")
 
 
 @pytest.mark.parametrize("query, message", [
@@ -422,7 +431,7 @@ def test_map_page_draws_validates_and_offers_the_map_file(builtin_client):
 def test_a_bad_seed_is_a_message_not_a_traceback(builtin_client, query, message):
     page = builtin_client.get("/games/pocketciv/map", params=query)
     assert page.status_code == 422 and message in page.text
-    assert builtin_client.get("/games/pocketciv/map/banana.yaml").status_code == 422
+    assert act(builtin_client, "/games/pocketciv/map/banana.yaml").status_code == 422
 
 
 def test_pages_forbid_foreign_scripts_and_unknown_hosts(client):
@@ -468,12 +477,10 @@ def test_broadcaster_sends_each_event_to_every_listener_and_ends_on_close():
 @pytest.fixture
 def live(fair, tmp_path):
     """A real studio server (uvicorn, watchfiles) on a free port, over a copy of the example."""
-    import uvicorn
+    from printshop.serve.server import make_server
 
     sock = bind("127.0.0.1", 0)
-    app = create_app(Project.open(fair), out_dir=tmp_path / "output")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
-                                           timeout_graceful_shutdown=1))
+    server = make_server(create_app(Project.open(fair), out_dir=tmp_path / "output"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

@@ -156,3 +156,230 @@ def test_screenshots_of_the_game_page_and_a_card_page(studio):
     for png in (game_png, card_png):
         assert png_size(png) == (1400, 1000) or png_size(png)[0] >= 1000
         assert png.stat().st_size > 20_000  # drawn cards, not a blank page
+
+
+# Issue 32's defects, as a designer meets them in the browser.
+
+def live_page(browser, url):
+    browser.get(url)
+    wait_for(browser, lambda b: "on" in b.find_element(By.ID, "live").get_attribute("class"),
+             "the page never connected to the event stream")
+    browser.execute_script("window.notReloaded = true")
+
+
+def test_defect_1_2_an_error_shows_in_the_header_and_tab_title_when_scrolled_down(studio):
+    url, root, browser, base = studio
+    live_page(browser, f"{url}/games/{GAME}")
+    browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    stalls = root / STALLS
+    good = stalls.read_text()
+    try:
+        stalls.write_text(good.replace('cost: 3, text: "Each', 'cost: 9, text: "Each'))
+        wait_for(browser, lambda b: b.title.startswith("(does not load)"),
+                 "the tab title did not say the game does not load")
+        badge = browser.find_element(By.ID, "badge")
+        assert badge.text == "does not load" and badge.is_displayed()
+        top = browser.execute_script("return arguments[0].getBoundingClientRect().top", badge)
+        assert 0 <= top < 100                    # in the viewport, on the sticky bar
+        browser.save_screenshot(str(base / "error-scrolled.png"))
+    finally:
+        stalls.write_text(good)
+    wait_for(browser, lambda b: b.title == "Lantern Fair", "the title did not recover")
+    stalls.write_text(good + "  - {id: tea, name: Tea House, stall: food, cost: 1, "
+                      "text: Calm.}\n")
+    try:
+        wait_for(browser, lambda b: "25 cards and tokens" in b.find_element(
+            By.ID, "game-head").text, "the heading kept the old card count")
+    finally:
+        stalls.write_text(good)
+    wait_for(browser, lambda b: "24 cards and tokens" in b.find_element(
+        By.ID, "game-head").text, "the heading did not follow the removal")
+    assert browser.execute_script("return window.notReloaded") is True
+
+
+def test_defect_2_5_the_card_page_follows_a_rename_and_says_when_its_id_changed(studio):
+    url, root, browser, base = studio
+    live_page(browser, f"{url}/games/{GAME}/cards/stalls/goldfish")
+    stalls = root / STALLS
+    good = stalls.read_text()
+    try:
+        stalls.write_text(good.replace("name: Goldfish Scoop", "name: Goldfish Pond"))
+        wait_for(browser, lambda b: b.title == "Goldfish Pond · Lantern Fair",
+                 "the tab title kept the old name")
+        assert "Goldfish Pond" in browser.find_element(By.CSS_SELECTOR, ".crumbs").text
+        assert browser.find_element(By.CSS_SELECTOR, "#card-detail h1").text == \
+            "Goldfish Pond"
+        stalls.write_text(good.replace("id: goldfish,", "id: goldfish-pond,"))
+        wait_for(browser, lambda b: "no card" in b.find_element(By.ID, "card-detail").text,
+                 "a renamed id left the page without a word")
+        link = browser.find_element(By.CSS_SELECTOR, "#card-detail a[href$='/goldfish-pond']")
+        assert "Goldfish Scoop" in link.text
+        opacity = browser.execute_script(
+            "return getComputedStyle(document.getElementById('card-detail')).opacity")
+        assert float(opacity) == 1.0
+        browser.save_screenshot(str(base / "renamed.png"))
+    finally:
+        stalls.write_text(good)
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#card-detail .large"),
+             "the card did not come back when its id did")
+
+
+def test_defect_3_a_restarted_studio_brings_the_page_up_to_date(tmp_path):
+    root = tmp_path / "fair"
+    shutil.copytree(EXAMPLE, root)
+    url, stop = start_in_thread(root, tmp_path / "output")
+    port = int(url.rsplit(":", 1)[1])
+    browser = chromium(tmp_path / "profile")
+    try:
+        live_page(browser, f"{url}/games/{GAME}")
+        first = browser.find_element(By.TAG_NAME, "body").get_attribute("data-instance")
+        stop()
+        stalls = root / STALLS
+        stalls.write_text(stalls.read_text().replace("name: Ring Toss", "name: Hoop Toss"))
+        url, stop = start_in_thread(root, tmp_path / "output", port=port)
+        wait_for(browser, lambda b: b.find_element(By.TAG_NAME, "body").get_attribute(
+            "data-instance") != first, "the page did not notice the restart")
+        assert "Hoop Toss" in browser.find_element(By.ID, "card-stalls-ring-toss").text
+    finally:
+        browser.quit()
+        stop()
+
+
+def test_defect_6_a_link_to_a_component_lands_below_the_sticky_bars(studio):
+    url, _, browser, _ = studio
+    browser.get(f"{url}/games/{GAME}#component-coins")
+    browser.execute_async_script("document.fonts.ready.then(arguments[0])")
+    browser.execute_script("document.getElementById('component-coins').scrollIntoView()")
+    heading = browser.find_element(By.CSS_SELECTOR, "#component-coins h2")
+    top = browser.execute_script("return arguments[0].getBoundingClientRect().top", heading)
+    bars = browser.execute_script(
+        "return Math.max(document.getElementById('bar').getBoundingClientRect().bottom,"
+        " document.getElementById('filters').getBoundingClientRect().bottom)")
+    assert top >= bars, f"the heading is under the bars ({top} < {bars})"
+
+
+def test_defect_7_13_keyboard_focus_stays_and_the_changed_card_is_highlighted(studio):
+    url, root, browser, _ = studio
+    live_page(browser, f"{url}/games/{GAME}")
+    name = browser.find_element(By.CSS_SELECTOR, "#card-stalls-ring-toss a.name")
+    browser.execute_script("arguments[0].focus()", name)
+    stalls = root / STALLS
+    good = stalls.read_text()
+    try:
+        stalls.write_text(good.replace("name: Ring Toss", "name: Hoop Toss"))
+        wait_for(browser, lambda b: "Hoop Toss" in b.find_element(
+            By.ID, "card-stalls-ring-toss").text, "the edited card was not redrawn")
+        tile = browser.find_element(By.ID, "card-stalls-ring-toss")
+        assert "flash" in tile.get_attribute("class")
+        focused = browser.execute_script("return document.activeElement")
+        assert focused.get_attribute("href").endswith("/cards/stalls/ring-toss")
+        assert focused.text == "Hoop Toss"
+    finally:
+        stalls.write_text(good)
+    wait_for(browser, lambda b: "Ring Toss" in b.find_element(
+        By.ID, "card-stalls-ring-toss").text, "the card did not come back")
+
+
+def test_defect_8_the_card_page_fits_800_pixels(studio):
+    url, _, browser, base = studio
+    browser.set_window_size(800, 900)
+    try:
+        browser.get(f"{url}/games/{GAME}/cards/stalls/fireworks")
+        browser.execute_async_script("document.fonts.ready.then(arguments[0])")
+        inner = browser.execute_script("return document.documentElement.clientWidth")
+        wide = browser.execute_script("return document.documentElement.scrollWidth")
+        assert wide <= inner, f"the page is {wide} px wide in a {inner} px window"
+        facts = browser.find_element(By.CSS_SELECTOR, ".facts").size["width"]
+        assert facts > 500
+        browser.save_screenshot(str(base / "card-800.png"))
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+def test_defect_16_search_covers_field_values_and_stays_in_the_url(studio):
+    url, _, browser, _ = studio
+    browser.get(f"{url}/games/{GAME}")
+    search = browser.find_element(By.ID, "filter-search")
+    search.send_keys("opponent")                      # words of a card's text
+    assert [t.get_attribute("data-card") for t in visible_tiles(browser)] == \
+        ["stalls/goldfish"]
+    assert "q=opponent" in browser.current_url
+    browser.refresh()
+    assert browser.find_element(By.ID, "filter-search").get_attribute("value") == "opponent"
+    assert [t.get_attribute("data-card") for t in visible_tiles(browser)] == \
+        ["stalls/goldfish"]
+
+
+def test_defect_15_the_live_indicator_speaks_and_cards_have_names(studio):
+    url, _, browser, _ = studio
+    live_page(browser, f"{url}/games/{GAME}")
+    assert browser.find_element(By.ID, "live").text == "live"
+    face = browser.find_element(By.CSS_SELECTOR, "#card-stalls-goldfish .face.front")
+    assert face.get_attribute("role") == "img"
+    assert face.get_attribute("aria-label") == "Goldfish Scoop, front"
+    link = browser.find_element(By.CSS_SELECTOR, "#card-stalls-goldfish a.name")
+    assert browser.execute_script("return arguments[0].textContent", link) == "Goldfish Scoop"
+
+
+def test_a_big_decks_later_cards_are_drawn_as_they_come_into_view(tmp_path):
+    root = tmp_path / "fair"
+    shutil.copytree(EXAMPLE, root)
+    rows = [f"  - {{id: c{n}, name: Stall {n}, stall: food, cost: 1, text: \"Card {n}.\"}}"
+            for n in range(150)]
+    (root / STALLS).write_text("cards:\n" + "\n".join(rows) + "\n")
+    url, stop = start_in_thread(root, tmp_path / "output")
+    browser = chromium(tmp_path / "profile")
+    try:
+        browser.get(f"{url}/games/{GAME}")
+        last = browser.find_element(By.ID, "card-stalls-c149")
+        assert last.get_attribute("data-lazy") is not None
+        browser.execute_script("arguments[0].scrollIntoView()", last)
+        wait_for(browser, lambda b: b.find_element(By.ID, "card-stalls-c149")
+                 .find_elements(By.CSS_SELECTOR, ".face.front svg"),
+                 "the last card was never drawn")
+        search = browser.find_element(By.ID, "filter-search")
+        search.send_keys("stall 148")
+        # tiles drawn meanwhile replace their placeholders: read them until they hold still
+        wait_for(browser, lambda b: [t.get_attribute("data-card") for t in visible_tiles(b)]
+                 == ["stalls/c148"], "the search did not find the card of a placeholder")
+    finally:
+        browser.quit()
+        stop()
+
+
+def test_open_in_editor_and_next_card_from_the_card_page(studio, monkeypatch):
+    url, root, browser, base = studio
+    monkeypatch.delenv("EDITOR", raising=False)   # the studio runs in this process: no
+    monkeypatch.delenv("VISUAL", raising=False)   # editor is started by the test
+    browser.get(f"{url}/games/{GAME}/cards/stalls/ring-toss")
+    browser.execute_async_script("document.fonts.ready.then(arguments[0])")
+    browser.save_screenshot(str(base / "card-nav.png"))
+    button = browser.find_element(By.CSS_SELECTOR, ".source-ref button.open-editor")
+    assert button.get_attribute("data-line") == "4"
+    button.click()     # no editor in the test environment: the page reports the refusal
+    wait_for(browser, lambda b: "no editor" in b.find_element(
+        By.CSS_SELECTOR, ".source-ref button.open-editor").get_attribute("title"),
+             "the page did not report the missing editor")
+    browser.find_element(By.TAG_NAME, "body").send_keys("]")
+    wait_for(browser, lambda b: b.current_url.endswith("/cards/stalls/goldfish"),
+             "] did not go to the next card")
+
+
+def test_zoom_makes_the_grids_cards_larger_and_stays_in_the_url(studio):
+    url, _, browser, base = studio
+    browser.get(f"{url}/games/{GAME}")
+    before = browser.find_element(By.ID, "card-stalls-goldfish").size["width"]
+    browser.execute_script("const z = document.getElementById('zoom'); z.value = 300;"
+                           "z.dispatchEvent(new Event('input'))")
+    after = browser.find_element(By.ID, "card-stalls-goldfish").size["width"]
+    assert after >= 1.7 * before and "zoom=300" in browser.current_url
+    browser.save_screenshot(str(base / "zoomed.png"))
+
+
+def test_a_sheet_is_drawn_when_it_comes_into_view(studio):
+    url, _, browser, _ = studio
+    browser.get(f"{url}/games/{GAME}")
+    browser.execute_script("document.getElementById('component-aid').scrollIntoView()")
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#component-aid .paper svg"),
+             "the sheet was never drawn")
+    assert "How to play" in browser.find_element(By.ID, "component-aid").text

@@ -56,11 +56,13 @@ def allowed_hosts(host: str) -> list[str]:
 
 def serve(project: Project, game: str | None = None, host: str = "127.0.0.1", port: int = 8000,
           open_browser: bool = True, out_dir: Path = Path("output"),
-          opts: PrintOptions | None = None, say: Callable[[str], None] = print) -> None:
-    """Run the studio until Ctrl-C."""
-    import uvicorn
+          opts: PrintOptions | None = None, say: Callable[[str], None] = print,
+          editor: str | None = None) -> None:
+    """Run the studio until Ctrl-C or SIGTERM."""
+    import signal
 
     from .app import create_app
+    from .server import make_server
 
     if game is not None:
         project.game(game)  # an unknown game is a located error before anything starts
@@ -79,13 +81,19 @@ def serve(project: Project, game: str | None = None, host: str = "127.0.0.1", po
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
     app = create_app(project, opts, out_dir, allowed_hosts=allowed_hosts(host),
-                     on_start=started)
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1,
-                            lifespan="on")
+                     on_start=started, say=say, editor=editor)
+
+    def terminate(signum, frame):
+        raise KeyboardInterrupt
+
+    # uvicorn stops cleanly on either signal, then raises it again with our handler in place:
+    # SIGTERM then ends like Ctrl-C, quietly, instead of killing the process mid-sentence.
+    before = signal.signal(signal.SIGTERM, terminate)
     try:
-        uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn stops cleanly, then raises Ctrl-C again for us
+        make_server(app).run(sockets=[sock])
+    except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGTERM, before)
         sock.close()
     say("stopped")

@@ -8,6 +8,8 @@ through files.read_project_file.
 from __future__ import annotations
 
 import asyncio
+import secrets
+import subprocess
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Callable
@@ -17,18 +19,20 @@ from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ..errors import PrintshopError, Problem, format_path
+from ..errors import PrintshopError, Problem, format_path, inert
 from ..fonts import FAMILIES, FONT_DIR
 from ..geometry import PrintOptions
 from ..project import SHARED_TEMPLATES, Project
 from .events import Broadcaster
 from .files import NotServed, read_project_file
-from .state import DECK_KINDS, Studio, face_document
+from .guard import refusal
+from .state import DECK_KINDS, Studio, core_message, face_document
 
 HERE = Path(__file__).resolve().parent
 STATIC_DIR = HERE / "static"
@@ -39,6 +43,9 @@ FONT_TYPES = {".ttf": "font/ttf", ".otf": "font/otf"}
 FONT_FILES = {name for weights in FAMILIES.values() for name in weights.values()}
 SIDES = ("front", "back")
 CHECK_DELAY = 0.15  # seconds between sending redrawn cards and running the rules
+# A deck's first cards are drawn into the page; the others when they come near the viewport
+# (a 1,000-card deck would otherwise be drawn whole, a few seconds, on every template edit).
+EAGER_TILES = 36
 MAP_GAME = "pocketciv"
 # Card drawings come from a project's templates, which printshop does not trust: the page
 # runs only the studio's own script, and a drawing can load nothing but the studio's fonts.
@@ -89,15 +96,27 @@ class App:
 
     def __init__(self, project: Project, opts: PrintOptions | None = None,
                  out_dir: Path | None = None, watch: bool = True,
-                 allowed_hosts: list[str] | None = None):
+                 allowed_hosts: list[str] | None = None,
+                 say: Callable[[str], None] | None = None):
         self.studio = Studio(project, opts)
         self.events = Broadcaster()
         self.out_dir = Path(out_dir) if out_dir else Path("output")
         self.watch = watch
         self.allowed_hosts = allowed_hosts or ["127.0.0.1", "localhost", "[::1]"]
+        # Held by the studio's own pages; a page of another site cannot read it, so it
+        # cannot make the studio act (downloads, open in editor) on the designer's behalf.
+        self.token = secrets.token_urlsafe(24)
+        self.eager_tiles = EAGER_TILES
+        self.editor: str | None = None      # the editor command (--editor), else $EDITOR
+        self.run_editor = subprocess.Popen
+        self.instance = secrets.token_hex(8)  # a page that sees another one reloads (restart)
+        self.say = say
+        self.said: dict[str, tuple] = {}     # per game: what the terminal was last told
 
     def render(self, template: str, status: int = 200, **context) -> HTMLResponse:
         """Render one of the studio's pages."""
+        if "bar" not in context:
+            context["bar"] = self.bar(context.get("gid"), what=context.get("title"))
         html = PAGES.get_template(template).render(app=self, fonts=FONT_FACES, **context)
         return HTMLResponse(html, status, headers={"Content-Security-Policy": CSP})
 
@@ -131,10 +150,32 @@ class App:
         except KeyError:
             raise HTTPException(404, f"no component '{part_id}'") from None
 
-    def problem_rows(self, game_id: str, only: tuple | None = None) -> list[dict]:
-        """Return a game's problems with the card or component each concerns."""
-        rows = []
-        for p in self.studio.problems(game_id):
+    def problem_rows(self, game_id: str, only: tuple | None = None,
+                     problems: list[Problem] | None = None) -> list[dict]:
+        """Return a game's problems with the card or component each concerns.
+
+        A template that fails on many cards is one row listing the cards (not one per card).
+        """
+        failed = {id(p): (part, card) for part, card, p in
+                  self.studio.drawing_failures(game_id)}
+        rows, groups = [], {}
+        for p in self.studio.problems(game_id) if problems is None else problems:
+            if id(p) in failed:
+                part, card = failed[id(p)]
+                if only is not None and (part, card) != only:
+                    continue
+                link = f"/games/{game_id}/cards/{part}/{card}"
+                group = groups.get((p.file, p.line, core_message(p)))
+                if group is None:
+                    group = groups[(p.file, p.line, core_message(p))] = {
+                        "file": p.file, "line": p.line, "where": _where(p), "key": _key(p),
+                        "rule": p.rule, "message": p.message, "component": part,
+                        "card": card, "link": link, "cards": []}
+                    rows.append(group)
+                group["cards"].append({"component": part, "card": card, "link": link})
+                if len(group["cards"]) == 2:
+                    group["message"] = f"while drawing cards of {part}: {core_message(p)}"
+                continue
             part, card = self.studio.concerns(game_id, p)
             if only is not None and (part, card) != only:
                 continue
@@ -146,8 +187,31 @@ class App:
                 link = None
             rows.append({"file": p.file, "line": p.line, "where": _where(p), "key": _key(p),
                          "rule": p.rule, "message": p.message, "component": part,
-                         "card": card, "link": link})
+                         "card": card, "link": link, "cards": []})
         return rows
+
+    def flagged(self, game_id: str) -> dict[tuple[str, str], int]:
+        """Return how many problems name each card, for the badges on the card tiles."""
+        out: dict[tuple[str, str], int] = {}
+        for row in self.problem_rows(game_id):
+            cards = row["cards"] or ([{"component": row["component"], "card": row["card"]}]
+                                     if row["card"] else [])
+            for c in cards:
+                key = (c["component"], c["card"])
+                out[key] = out.get(key, 0) + 1
+        return out
+
+    def aspect(self, part) -> str:
+        """Return a card face's width / height, bleed included, for a tile not drawn yet."""
+        from ..components.deck import deck_bleed
+        from ..geometry import card_size
+
+        try:
+            w, h = card_size(part.spec.size)
+            b = deck_bleed(part, self.studio.opts)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return "63 / 88"
+        return f"{w + 2 * b:g} / {h + 2 * b:g}"
 
     def face_html(self, game_id: str, part_id: str, card_id: str, side: str) -> Markup:
         """Return a card side as inline SVG for a page (the page carries the fonts)."""
@@ -157,10 +221,42 @@ class App:
             return Markup("")
         return Markup(face_document(face))
 
+    def bar(self, game_id: str | None, part_id: str | None = None,
+            card_id: str | None = None, what: str | None = None) -> dict:
+        """Return what the header bar and the tab title say: where the page is, and the
+        game's problems (seen from anywhere on the page, and in the tab)."""
+        out = {"gid": None, "crumbs": [], "title": what or "printshop studio",
+               "summary": None, "query": ""}
+        if game_id is None or game_id not in self.studio.games:
+            return out
+        st = self.studio.state(game_id)
+        name = st.game.manifest.name if st.game else game_id
+        out["gid"], out["crumbs"], base = game_id, [(f"/games/{game_id}", name)], name
+        if part_id and card_id:
+            out["query"] = f"?card={part_id}/{card_id}"
+            try:
+                part, card = self.studio.card(game_id, part_id, card_id)
+            except KeyError:
+                out["crumbs"].append((None, f"{card_id} (no longer in the data)"))
+                base = f"{card_id} · {name}"
+            else:
+                out["crumbs"] += [(f"/games/{game_id}#component-{part.id}", part.spec.name),
+                                  (None, card.name)]
+                base = f"{card.name} · {name}"
+        elif what and what != name:
+            out["crumbs"].append((None, what))
+            base = f"{what} · {name}"
+        summary = out["summary"] = self.summary(game_id)
+        n = summary["problems"]
+        badge = "does not load" if summary["status"] == "error" else (
+            f"{n} problem{'s' if n != 1 else ''}" if n else "")
+        out["title"] = f"({badge}) {base}" if badge else base
+        return out
+
     def summary(self, game_id: str) -> dict:
         """Return what the home page and GET /api/games say about a game."""
         st = self.studio.state(game_id)
-        problems = self.studio.problems(game_id)
+        problems = self.problem_rows(game_id)
         status = "error" if st.load_problems else ("problems" if problems else "ok")
         game = st.game
         out = {"id": game_id, "name": game.manifest.name if game else game_id,
@@ -184,7 +280,7 @@ class App:
         st = self.game_state(gid)
         return self.render("game.html", st=st, game=st.game, gid=gid,
                            summary=self.summary(gid), problems=self.problem_rows(gid),
-                           title=st.game.manifest.name if st.game else gid,
+                           bar=self.bar(gid),
                            has_map=gid == MAP_GAME and st.game is not None, kinds=DECK_KINDS)
 
     def card_page(self, request: Request):
@@ -192,8 +288,12 @@ class App:
         gid, pid, cid = (request.path_params[k] for k in ("game", "component", "card"))
         part, card = self.card_or_404(gid, pid, cid)
         st = self.studio.state(gid)
+        at = next(i for i, c in enumerate(part.cards) if c.id == cid)
+        prev = part.cards[at - 1] if at > 0 else None
+        after = part.cards[at + 1] if at + 1 < len(part.cards) else None
         return self.render("card.html", st=st, game=st.game, gid=gid, part=part, card=card,
-                           title=f"{card.name} · {st.game.manifest.name}",
+                           bar=self.bar(gid, pid, cid), prev=prev, next=after,
+                           position=(at + 1, len(part.cards)),
                            problems=self.problem_rows(gid, (pid, cid)),
                            source=self.studio.source(part, card))
 
@@ -208,7 +308,7 @@ class App:
                                request.query_params.get("variant") or None,
                                request.query_params.get("paper", "a4"))
         return self.render("map.html", st=st, game=st.game, gid=gid, result=result,
-                           title=f"Map · {st.game.manifest.name}",
+                           bar=self.bar(gid, what="Map"),
                            status=200 if result.problems == [] else 422)
 
     def fragment(self, request: Request):
@@ -223,6 +323,20 @@ class App:
         if what == "status":
             return self.render("fragments.html", block="status", summary=self.summary(gid),
                                **ctx)
+        if what == "bar":
+            pid, _, cid = request.query_params.get("card", "").partition("/")
+            return self.render("fragments.html", block="bar", bar=self.bar(gid, pid, cid),
+                               **ctx)
+        if what == "head":
+            return self.render("fragments.html", block="head", summary=self.summary(gid),
+                               **ctx)
+        if what == "card-detail" and "/" in rest and st.game is not None:
+            pid, cid = rest.split("/", 1)
+            try:
+                self.studio.card(gid, pid, cid)
+            except KeyError:
+                return self.render("fragments.html", block="card-gone", pid=pid, cid=cid,
+                                   now=self.successor(gid, pid, request), **ctx)
         if what == "component" and st.game is not None:
             part = self.part_or_404(gid, rest)
             return self.render("fragments.html", block="component", part=part, **ctx)
@@ -233,6 +347,15 @@ class App:
                                problems=self.problem_rows(gid, (pid, cid)),
                                source=self.studio.source(part, card), **ctx)
         raise HTTPException(404, "no such fragment")
+
+    def successor(self, gid: str, pid: str, request: Request):
+        """Return the card now at the line where a vanished card was (a renamed id), or None."""
+        try:
+            line = int(request.query_params.get("line", ""))
+            part = self.studio.part(gid, pid)
+        except (ValueError, KeyError):
+            return None
+        return next((c for c in part.cards if c.line == line), None)
 
     def api_games(self, request: Request):
         """List the games as JSON."""
@@ -301,55 +424,100 @@ class App:
         return Response(svg, media_type="image/svg+xml",
                         headers={"Content-Security-Policy": SVG_CSP})
 
+    async def api_open(self, request: Request):
+        """Open a data or template file at a line in the designer's editor (a POST action)."""
+        from .editor import open_in_editor
+
+        refused = await refusal(request, self.token)
+        if refused:
+            return JSONResponse({"error": refused}, 403)
+        rel = request.query_params.get("file", "")
+        try:
+            line = int(request.query_params.get("line") or 1)
+            args = open_in_editor(self.studio.project.root, rel, line, self.editor,
+                                  self.run_editor)
+        except ValueError:
+            return JSONResponse({"error": "line must be a number"}, 400)
+        except PrintshopError as exc:
+            return JSONResponse({"error": exc.problems[0].message}, 422)
+        return JSONResponse({"opened": rel, "line": line, "command": args[0]})
+
     async def api_events(self, request: Request):
         """Stream every change as server-sent events."""
-        return StreamingResponse(self.events.stream(request.is_disconnected),
+        hello = {"type": "hello", "instance": self.instance,
+                 "versions": {g: st.version for g, st in self.studio.games.items()}}
+        return StreamingResponse(self.events.stream(request.is_disconnected, hello),
                                  media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache",
                                           "X-Accel-Buffering": "no"})
 
-    def _problem_page(self, gid: str, problems: list[Problem], what: str):
+    def _problem_page(self, gid: str, problems: list[Problem], what: str,
+                      action: str | None = None):
         """Explain why something could not be made."""
-        rows = [{"where": _where(p), "key": _key(p), "rule": p.rule, "message": p.message,
-                 "link": None} for p in problems]
+        rows = self.problem_rows(gid, problems=problems)
         return self.render("refused.html", 422, gid=gid, what=what, problems=rows,
-                           title=f"Cannot {what}")
+                           st=self.studio.state(gid), title=f"Cannot {what}",
+                           action=action)
 
-    def download(self, request: Request):
-        """Make one of the game's downloads."""
+    def confirm(self, request: Request, what: str, gid: str):
+        """Answer a GET on an action's URL: a page with the button that makes it (a POST)."""
+        self.loaded(gid)
+        return self.render("action.html", gid=gid, what=what, action=request.url.path,
+                           title=f"Make {what}")
+
+    async def download(self, request: Request):
+        """Make one of the game's downloads (a POST from the studio's own page)."""
         from . import downloads
 
         gid, what = request.path_params["game"], request.path_params["what"]
         st = self.loaded(gid)
-        if st.load_problems:
-            return self._problem_page(gid, st.load_problems, f"download {what}")
         maker = downloads.find(what, st.game)
         if maker is None:
             raise HTTPException(404, f"no download '{what}'")
+        if request.method != "POST":
+            return self.confirm(request, what, gid)
+        refused = await refusal(request, self.token)
+        if refused:
+            return self.refused(refused)
+        if st.load_problems:
+            return self._problem_page(gid, st.load_problems, f"download {what}",
+                                      request.url.path)
         try:
-            name, media, body = maker(self, st.game)
+            name, media, body = await asyncio.to_thread(maker, self, st.game)
         except PrintshopError as exc:
-            return self._problem_page(gid, exc.problems, f"download {what}")
+            return self._problem_page(gid, exc.problems, f"download {what}", request.url.path)
         return Response(body, media_type=media, headers={
             "Content-Disposition": f'attachment; filename="{name}"'})
 
-    def map_download(self, request: Request):
-        """Send a map file or its printable page."""
+    async def map_download(self, request: Request):
+        """Send a map file or its printable page (a POST from the studio's own page)."""
         from .maps import map_download
 
         gid = request.path_params["game"]
         st = self.loaded(gid)
         if gid != MAP_GAME:
             raise HTTPException(404, "only PocketCiv draws maps")
+        seed, ext = request.path_params["seed"], request.path_params["ext"]
+        if ext not in ("yaml", "pdf"):
+            raise HTTPException(404, "no such map file")
+        if request.method != "POST":
+            return self.confirm(request, f"{seed}.{ext}", gid)
+        refused = await refusal(request, self.token)
+        if refused:
+            return self.refused(refused)
         try:
-            name, media, body = map_download(st.game, request.path_params["seed"],
-                                             request.path_params["ext"])
+            name, media, body = await asyncio.to_thread(map_download, st.game, seed, ext)
         except PrintshopError as exc:
             return self._problem_page(gid, exc.problems, "draw the map")
         except KeyError:
             raise HTTPException(404, "no such map file") from None
         return Response(body, media_type=media, headers={
             "Content-Disposition": f'attachment; filename="{name}"'})
+
+    def refused(self, why: str) -> HTMLResponse:
+        """Refuse an action that did not come from the studio's own page."""
+        return self.render("refused.html", 403, gid=None, what=None, problems=[],
+                           title="Refused", detail=why)
 
     def static(self, request: Request):
         """Send one of the studio's own scripts or style sheets."""
@@ -396,7 +564,34 @@ class App:
             if not change.checked:
                 # Let open pages fetch the new cards before the rules take the interpreter.
                 await asyncio.sleep(CHECK_DELAY)
-                self.events.publish((await asyncio.to_thread(self.studio.check, gid)).event())
+                change = await asyncio.to_thread(self.studio.check, gid)
+                self.events.publish(change.event())
+            self.tell(gid, change)
+
+    def tell(self, gid: str, change) -> None:
+        """Say on the terminal, in one line, what a reload did: an error, a fix, a redraw."""
+        if self.say is None:
+            return
+        import time
+
+        rows = self.problem_rows(gid)
+        before = self.said.get(gid, (True, 0))
+        self.said[gid] = (change.ok, len(rows))
+        stamp = time.strftime("%H:%M:%S")
+        if not change.ok:
+            first = rows[0] if rows else None
+            where = f"{first['where']}: {first['message']}" if first else ""
+            more = f" (and {len(rows) - 1} more)" if len(rows) > 1 else ""
+            self.say(inert(f"{stamp} {gid}: does not load: {where}{more}"))
+        elif not before[0]:
+            self.say(inert(f"{stamp} {gid}: fixed, loads again"
+                                   + (f"; {len(rows)} problems" if rows else "")))
+        elif len(rows) != before[1]:
+            self.say(inert(f"{stamp} {gid}: reloaded; " + (
+                f"{len(rows)} problem{'s' if len(rows) != 1 else ''}" if rows
+                else "all rules pass")))
+        else:
+            self.say(inert(f"{stamp} {gid}: reloaded"))
 
     async def watch_files(self, stop: asyncio.Event) -> None:
         """Follow the project's data and template folders until ``stop`` is set."""
@@ -431,8 +626,8 @@ class App:
             Route("/games/{game}", self.game_page),
             Route("/games/{game}/cards/{component}/{card}", self.card_page),
             Route("/games/{game}/map", self.map_page),
-            Route("/games/{game}/map/{seed}.{ext}", self.map_download),
-            Route("/games/{game}/download/{what:path}", self.download),
+            Route("/games/{game}/map/{seed}.{ext}", self.map_download, methods=["GET", "POST"]),
+            Route("/games/{game}/download/{what:path}", self.download, methods=["GET", "POST"]),
             Route("/fragments/{game}/{what}", self.fragment),
             Route("/fragments/{game}/{what}/{rest:path}", self.fragment),
             Route("/api/games", self.api_games),
@@ -441,13 +636,16 @@ class App:
             Route("/api/games/{game}/cards/{component}/{card}.svg", self.api_card_svg),
             Route("/api/games/{game}/components/{component}/{n:int}.svg", self.api_page_svg),
             Route("/api/events", self.api_events),
+            Route("/api/open", self.api_open, methods=["POST"]),
             Route("/static/{name}", self.static),
             Route("/fonts/{name}", self.font),
         ]
         return Starlette(routes=routes, lifespan=lifespan,
                          exception_handlers={HTTPException: self.not_found},
                          middleware=[Middleware(TrustedHostMiddleware,
-                                                allowed_hosts=self.allowed_hosts)])
+                                                allowed_hosts=self.allowed_hosts),
+                                     Middleware(GZipMiddleware, minimum_size=1024,
+                                                compresslevel=6)])
 
 
 def games_for(project: Project, known: set[str], paths: set[Path]) -> tuple[set[str], bool]:
@@ -474,9 +672,12 @@ def games_for(project: Project, known: set[str], paths: set[Path]) -> tuple[set[
 
 def create_app(project: Project, opts: PrintOptions | None = None, out_dir: Path | None = None,
                watch: bool = True, allowed_hosts: list[str] | None = None,
-               on_start: Callable[[], None] | None = None) -> Starlette:
+               on_start: Callable[[], None] | None = None,
+               say: Callable[[str], None] | None = None,
+               editor: str | None = None) -> Starlette:
     """Return the studio for a project as an ASGI app (its state at ``app.state.studio``)."""
-    studio_app = App(project, opts, out_dir, watch, allowed_hosts)
+    studio_app = App(project, opts, out_dir, watch, allowed_hosts, say)
+    studio_app.editor = editor
     app = studio_app.starlette(on_start)
     app.state.studio = studio_app
     return app

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from ..errors import PrintshopError
 from ..models import Game
-from .files import read_project_file
 
 PDF = "application/pdf"
 DECKLIST_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json",
@@ -47,17 +46,27 @@ def decklist(fmt: str):
 
 
 def tts(app, game: Game):
-    """Write the Tabletop Simulator export into output/<game>/tts and send it as a zip."""
-    from ..export.tts import export_tts
+    """Make the Tabletop Simulator export in memory and send it as a zip.
+
+    Nothing is written: not into --out, and so never through an output/<game> link a shared
+    project may ship. The save addresses its images in <out>/<game>/tts, where
+    `printshop export tts` writes them (the README inside says so).
+    """
+    import json
+
+    from ..export.tts import readme, tts_export, url_maker
 
     out = Path(app.out_dir) / game.id / "tts"
-    written = export_tts(app.studio.project, game.id, out)
+    result = tts_export(game, url_maker(out, None))
+    files = dict(result.images)
+    files[f"{game.id}.json"] = (json.dumps(result.save, ensure_ascii=False, indent=2)
+                                + "\n").encode("utf-8")
+    files["README.txt"] = readme(game, result, None, out).encode("utf-8")
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for path in sorted(written):
-            rel = Path(path).resolve().relative_to(out.resolve()).as_posix()
-            info = zipfile.ZipInfo(f"{game.id}-tts/{rel}", (1980, 1, 1, 0, 0, 0))
-            zf.writestr(info, read_project_file(out, rel))
+        for name in sorted(files):
+            info = zipfile.ZipInfo(f"{game.id}-tts/{name}", (1980, 1, 1, 0, 0, 0))
+            zf.writestr(info, files[name])
     return f"{game.id}-tts.zip", "application/zip", buf.getvalue()
 
 

@@ -26,12 +26,17 @@ class Broadcaster:
         for queue in list(self.queues):
             queue.put_nowait(None)
 
-    async def stream(self, disconnected=None):
-        """Yield the event stream's text for one listener until it leaves or the server stops."""
+    async def stream(self, disconnected=None, hello: dict | None = None):
+        """Yield the event stream's text for one listener until it leaves or the server stops.
+
+        ``hello`` is sent first: a page that finds another studio instance there than the one
+        that served it (the server restarted) loads itself again."""
         queue: asyncio.Queue = asyncio.Queue()
         self.queues.add(queue)
         try:
             yield "retry: 1000\n\n"
+            if hello is not None:
+                yield f"event: hello\ndata: {json.dumps(hello)}\n\n"
             while not self.closed.is_set():
                 try:
                     event = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ from ..rules import validate
 from .files import NotServed, read_project_file
 
 DECK_KINDS = ("deck", "tokens")
+EAGER_REDRAW = 64
 TEMPLATE_SUFFIXES = (".j2", ".svg", ".yaml", ".yml", ".png", ".jpg", ".jpeg")
 
 
@@ -66,6 +68,7 @@ class GameState:
     card_keys: dict[tuple[str, str], str] = field(default_factory=dict)
     part_keys: dict[str, str] = field(default_factory=dict)
     version: int = 0
+    stuck: dict[str, Problem] = field(default_factory=dict)  # component -> render timed out
 
     @property
     def id(self) -> str:
@@ -101,6 +104,7 @@ class Studio:
         self.games: dict[str, GameState] = {}
         self.cards: dict[str, Drawn] = {}
         self.parts: dict[str, list[str] | Problem] = {}
+        self.drawing: dict[str, threading.Event] = {}  # card keys being drawn right now
         self.drawn_count = 0  # how many cards were drawn, for tests and the benchmark
         self.reload()
 
@@ -150,6 +154,7 @@ class Studio:
                 st.load_problems = exc.problems
                 return Change(game_id, st.version, [], [], len(exc.problems), False)
             st.load_problems = []
+            st.stuck = {}
             st.game = game
             old_fingerprint = st.fingerprint
             st.fingerprint = self._fingerprint(game)
@@ -159,9 +164,14 @@ class Studio:
                             for p in game.parts if p.kind in DECK_KINDS for c in p.cards}
             st.part_keys = {p.id: _hash(specs[p.id], p.data) for p in game.parts}
             changed = [k for k, v in st.card_keys.items() if old_cards.get(k) != v]
-            for part_id, card_id in changed:
-                if old_cards.get((part_id, card_id)) in self.cards:  # on screen before
-                    self.drawn(game_id, part_id, card_id)
+            # A few changed cards are drawn at once; many (a template edit on a big deck) are
+            # drawn as open pages ask for them, the ones on screen first.
+            for part_id, card_id in changed if len(changed) <= EAGER_REDRAW else ():
+                key = st.card_keys[(part_id, card_id)]
+                if old_cards.get((part_id, card_id)) in self.cards and key not in self.cards:
+                    part, card = self.card(game_id, part_id, card_id)  # on screen before
+                    self._store(st, part_id, card_id, key, self._stuck(st, part_id, card_id)
+                                or self._draw(game, part, card))
             parts = [p.id for p in game.parts if self._part_changed(st, p, old_cards, old_parts,
                                                                      old_fingerprint)]
             parts += [p for p in old_parts if p not in st.part_keys]
@@ -227,7 +237,12 @@ class Studio:
         raise KeyError(card_id)
 
     def drawn(self, game_id: str, part_id: str, card_id: str) -> Drawn:
-        """Return a card's faces, drawn now unless this exact card was drawn before."""
+        """Return a card's faces, drawn now unless this exact card was drawn before.
+
+        Drawing happens outside the studio's lock, so a slow template holds up only the
+        requests that wait for that card; a render that runs out of time marks its component
+        stuck (its other cards are not tried) until the game loads again.
+        """
         with self.lock:
             st = self.games[game_id]
             part, card = self.card(game_id, part_id, card_id)
@@ -235,39 +250,119 @@ class Studio:
             hit = self.cards.get(key)
             if hit is not None:
                 return hit
-            try:
-                front, back = card_faces(st.game, part, self.opts, card)
-                result = Drawn(front, back)
-            except Exception as exc:  # only the kinds drawing_problem knows are the user's
-                problem = drawing_problem(st.game, part_id, exc)
-                if problem is None:
-                    raise
-                result = Drawn(problem=problem)
+            stuck = self._stuck(st, part_id, card_id)
+            if stuck is not None:
+                return self._store(st, part_id, card_id, key, stuck)
+            busy = self.drawing.get(key)
+            if busy is None:
+                busy = self.drawing[key] = threading.Event()
+                mine, game = True, st.game
+            else:
+                mine = False
+        if not mine:
+            busy.wait()
+            with self.lock:
+                hit = self.cards.get(key)
+            return hit if hit is not None else self.drawn(game_id, part_id, card_id)
+        try:
+            result = self._draw(game, part, card)
+        finally:
+            with self.lock:
+                self.drawing.pop(key, None)
+                busy.set()
+        with self.lock:
+            return self._store(st, part_id, card_id, key, result)
+
+    @staticmethod
+    def _stuck(st: GameState, part_id: str, card_id: str) -> Drawn | None:
+        """Return the problem of a card whose component's template ran out of time."""
+        stuck = st.stuck.get(part_id)
+        if stuck is None:
+            return None
+        return Drawn(problem=Problem(stuck.file, f"while drawing card '{card_id}' of "
+                                     f"{part_id}: {core_message(stuck)}", stuck.path,
+                                     stuck.line))
+
+    def _store(self, st: GameState, part_id: str, card_id: str, key: str,
+               result: Drawn) -> Drawn:
+        """Keep a drawing; a render that ran out of time marks its component stuck."""
+        if result.problem is not None and "render_seconds" in result.problem.message \
+                and st.card_keys.get((part_id, card_id)) == key:
+            st.stuck[part_id] = result.problem
+        if key not in self.cards:
             self.drawn_count += 1
-            self.cards[key] = result
-            return result
+        self.cards[key] = result
+        return result
+
+    def _draw(self, game: Game, part: Part, card: Card) -> Drawn:
+        """Draw one card's faces, or return the located problem that stopped them."""
+        try:
+            front, back = card_faces(game, part, self.opts, card)
+            return Drawn(front, back)
+        except Exception as exc:  # only the kinds drawing_problem knows are the user's
+            problem = drawing_problem(game, part.id, exc)
+            if problem is None:
+                raise
+            return Drawn(problem=problem)
+
+    def drawing_failures(self, game_id: str) -> list[tuple[str, str, Problem]]:
+        """Return (component, card, problem) for every shown card that failed to draw."""
+        with self.lock:
+            st = self.games[game_id]
+            if st.load_problems:
+                return []
+            out = []
+            for (part_id, card_id), key in st.card_keys.items():
+                drawn = self.cards.get(key)
+                if drawn is not None and drawn.problem is not None:
+                    out.append((part_id, card_id, drawn.problem))
+            return out
 
     def pages(self, game_id: str, part_id: str) -> list[str] | Problem:
-        """Return a sheet's pages, a board whole or a booklet's pages as SVG documents."""
+        """Return a sheet's pages, a board whole or a booklet's pages as SVG documents.
+
+        Drawn outside the studio's lock, as cards are: a slow sheet holds up only the
+        requests waiting for it."""
         with self.lock:
             st = self.games[game_id]
             part = self.part(game_id, part_id)
             key = st.part_keys[part_id]
             if key in self.parts:
                 return self.parts[key]
-            try:
-                rendered = RENDERERS[part.kind](st.game, part, self.opts)
-                faces = [f for group in rendered.faces.values() for f in group]
-                if faces:
-                    result: list[str] | Problem = [face_document(f) for f in faces]
-                else:
-                    n = len(rendered.pages)
-                    result = [page_svg(p, i, n) for i, p in enumerate(rendered.pages, 1)]
-            except Exception as exc:  # only the kinds drawing_problem knows are the user's
-                result = drawing_problem(st.game, part_id, exc)
-                if result is None:
-                    raise
+            busy = self.drawing.get(key)
+            mine = busy is None
+            if mine:
+                busy = self.drawing[key] = threading.Event()
+                game = st.game
+        if not mine:
+            busy.wait()
+            with self.lock:
+                if key in self.parts:
+                    return self.parts[key]
+            return self.pages(game_id, part_id)
+        try:
+            result = self._draw_pages(game, part)
+        finally:
+            with self.lock:
+                self.drawing.pop(key, None)
+                busy.set()
+        with self.lock:
             self.parts[key] = result
+            return result
+
+    def _draw_pages(self, game: Game, part: Part) -> list[str] | Problem:
+        """Draw a component's pages as SVG documents, or return the located problem."""
+        try:
+            rendered = RENDERERS[part.kind](game, part, self.opts)
+            faces = [f for group in rendered.faces.values() for f in group]
+            if faces:
+                return [face_document(f) for f in faces]
+            n = len(rendered.pages)
+            return [page_svg(p, i, n) for i, p in enumerate(rendered.pages, 1)]
+        except Exception as exc:  # only the kinds drawing_problem knows are the user's
+            result = drawing_problem(game, part.id, exc)
+            if result is None:
+                raise
             return result
 
     def problems(self, game_id: str) -> list[Problem]:
@@ -298,6 +393,12 @@ class Studio:
                         and path[1] < len(part.cards) and problem.rule:
                     return part.id, part.cards[path[1]].id
                 if problem.line is not None:
+                    if self.games[game_id].load_problems:
+                        # The file changed since the version shown: map its line to a card
+                        # with the file as it is now, not the last good version's lines.
+                        found = self._card_in_file_now(part, problem.line)
+                        return part.id, found if any(c.id == found for c in part.cards) \
+                            else None
                     return part.id, _card_at_line(part, problem.line)
                 return part.id, None
         if len(path) >= 2 and path[0] == "components" and isinstance(path[1], int) \
@@ -306,6 +407,22 @@ class Studio:
         if len(path) >= 2 and path[0] == "components" and isinstance(path[1], str):
             return (path[1], None) if any(p.id == path[1] for p in game.parts) else (None, None)
         return None, None
+
+    def _card_in_file_now(self, part: Part, line: int) -> str | None:
+        """Return the id of the card entry holding ``line`` in the data file as it is now."""
+        try:
+            text = read_project_file(self.project.root, part.data_file).decode("utf-8",
+                                                                                 "replace")
+        except NotServed:
+            return None
+        lines = text.splitlines()[:line]
+        for n in range(len(lines) - 1, -1, -1):
+            found = _ID_LINE.match(lines[n])
+            if found:
+                return found.group(1).strip("'\"")
+            if n < len(lines) - 1 and _ENTRY_START.match(lines[n]):
+                return None  # the entry starts here and names no id before the line
+        return None
 
     def source(self, part: Part, card: Card) -> list[tuple[int, str]]:
         """Return the lines of the data file that hold a card, numbered."""
@@ -323,6 +440,16 @@ class Studio:
         while end > card.line and not lines[end - 1].strip():
             end -= 1
         return [(n, lines[n - 1]) for n in range(card.line, end + 1) if n <= len(lines)]
+
+
+_ID_LINE = re.compile(r"""^\s*(?:-\s*)?(?:\{\s*)?id:\s*("[^"]*"|'[^']*'|[^,}\s]+)""")
+_ENTRY_START = re.compile(r"^\s*-\s")
+_WHILE = re.compile(r"^while drawing (?:card '[^']*' of \S+|[^:]*): ")
+
+
+def core_message(problem: Problem) -> str:
+    """Return a drawing problem's message without the card it was met on."""
+    return _WHILE.sub("", problem.message, count=1)
 
 
 def _card_at_line(part: Part, line: int) -> str | None:

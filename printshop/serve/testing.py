@@ -22,16 +22,15 @@ def have_browser() -> bool:
     return CHROMIUM.is_file() and CHROMEDRIVER.is_file()
 
 
-def start_in_thread(root: Path, out: Path, wait: float = 20.0) -> tuple[str, Callable[[], None]]:
-    """Run the studio (uvicorn, watchfiles) over ``root`` in a thread on a free local port;
-    return its address and a function that stops it."""
-    import uvicorn
-
+def start_in_thread(root: Path, out: Path, wait: float = 20.0, port: int = 0,
+                    say: Callable[[str], None] | None = None) -> tuple[str, Callable[[], None]]:
+    """Run the studio (uvicorn, watchfiles) over ``root`` in a thread on a local port (a free
+    one unless given); return its address and a function that stops it."""
     from .app import create_app
+    from .server import make_server
 
-    sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(create_app(Project.open(root), out_dir=out),
-                                           log_level="warning", timeout_graceful_shutdown=1))
+    sock = bind("127.0.0.1", port)
+    server = make_server(create_app(Project.open(root), out_dir=out, say=say))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + wait

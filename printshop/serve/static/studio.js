@@ -2,6 +2,7 @@
 "use strict";
 
 const game = document.body.dataset.game;
+const instance = document.body.dataset.instance;
 
 function watched(tokens) {
   const all = [...document.querySelectorAll("[data-watch]")].filter(el =>
@@ -9,26 +10,106 @@ function watched(tokens) {
   return all.filter(el => !all.some(other => other !== el && other.contains(el)));
 }
 
+// Where keyboard focus was inside an element about to be swapped, to put it back after.
+function focusKey(el) {
+  const active = document.activeElement;
+  if (!active || active === document.body || !el.contains(active)) return null;
+  if (active.id) return "#" + CSS.escape(active.id);
+  const tag = active.tagName.toLowerCase() +
+    [...active.classList].map(c => "." + CSS.escape(c)).join("");
+  for (const attribute of ["href", "name", "action"]) {
+    const value = active.getAttribute(attribute);
+    if (value) return `${tag}[${attribute}="${CSS.escape(value)}"]`;
+  }
+  return tag;
+}
+
+function restoreFocus(fresh, key) {
+  if (!key) return;
+  const target = fresh.matches(key) ? fresh : fresh.querySelector(key);
+  if (target) target.focus({preventScroll: true});
+}
+
 async function swap(el) {
   const url = el.dataset.fragment || location.pathname + location.search;
   const response = await fetch(url, {cache: "no-store"});
   if (!el.dataset.fragment) {
-    if (!response.ok) return;
+    if (!response.ok) return null;
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
     const fresh = el.id && doc.getElementById(el.id);
     if (fresh) el.replaceWith(document.importNode(fresh, true));
-    return;
+    return fresh;
   }
   if (response.status === 404) {
     el.classList.add("gone");
-    return;
+    return null;
   }
   const holder = document.createElement("template");
   holder.innerHTML = (await response.text()).trim();
   const fresh = holder.content.firstElementChild;
-  if (!fresh) return;
+  if (!fresh) return null;
+  const key = focusKey(el);
   el.replaceWith(fresh);
+  restoreFocus(fresh, key);
+  if (fresh.dataset.title) document.title = fresh.dataset.title;
+  observeLazy(fresh);
+  if (fresh.id === "bar") setLive(true);
   document.dispatchEvent(new CustomEvent("studio:swapped", {detail: fresh.id}));
+  return fresh;
+}
+
+// Tiles past a deck's first cards are drawn when they come near the viewport: fetched a few
+// at a time, and put into the page a few a frame, so that scrolling never waits long.
+const LAZY_FETCHES = 4, LAZY_PER_FRAME = 3;
+const lazyQueue = [], lazyReady = [];
+let lazyBusy = 0, lazyFrame = false;
+
+function pumpLazy() {
+  while (lazyBusy < LAZY_FETCHES && lazyQueue.length) {
+    const tile = lazyQueue.shift();
+    if (!tile.isConnected) continue;
+    lazyBusy++;
+    fetch(tile.dataset.fragment, {cache: "no-store"})
+      .then(r => r.ok ? r.text() : null)
+      .then(html => { if (html) lazyReady.push([tile, html]); placeLazy(); })
+      .finally(() => { lazyBusy--; pumpLazy(); });
+  }
+}
+
+function placeLazy() {
+  if (lazyFrame) return;
+  lazyFrame = true;
+  requestAnimationFrame(() => {
+    lazyFrame = false;
+    for (const [tile, html] of lazyReady.splice(0, LAZY_PER_FRAME)) {
+      if (!tile.isConnected) continue;
+      const holder = document.createElement("template");
+      holder.innerHTML = html.trim();
+      const fresh = holder.content.firstElementChild;
+      if (fresh) { fresh.hidden = tile.hidden; tile.replaceWith(fresh); }
+    }
+    if (lazyReady.length) placeLazy();
+  });
+}
+
+const lazy = "IntersectionObserver" in window ? new IntersectionObserver(entries => {
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    lazy.unobserve(entry.target);
+    lazyQueue.push(entry.target);
+  }
+  pumpLazy();
+}, {rootMargin: "600px 0px"}) : null;
+
+function observeLazy(root) {
+  const tiles = root.matches && root.matches("[data-lazy]") ? [root] :
+    root.querySelectorAll("[data-lazy]");
+  for (const tile of tiles) lazy ? lazy.observe(tile) : swap(tile);
+}
+
+function announce(text) {
+  const region = document.getElementById("announce");
+  if (region) region.textContent = text;
 }
 
 async function update(event) {
@@ -38,18 +119,56 @@ async function update(event) {
   for (const c of event.components || []) tokens.add("component:" + c);
   await Promise.all(watched(tokens).map(swap));
   if (event.version) document.body.dataset.version = event.version;
-  applyFilter();
+  const changed = event.cards || [];
+  if (changed.length && changed.length <= 24) {   // show what changed (not a whole deck)
+    const els = changed.flatMap(c =>
+      [...document.querySelectorAll(`[data-card="${CSS.escape(c)}"]`)]);
+    for (const el of els) el.classList.remove("flash");
+    void document.body.offsetWidth;               // one reflow restarts every animation
+    for (const el of els) el.classList.add("flash");
+  }
+  applyFilter(false);
+  if (event.checked !== false && event.game) {
+    const badge = document.getElementById("badge");
+    announce(`${event.game}: ${event.ok === false ? "does not load" :
+      (badge ? badge.textContent : "updated")}`);
+  }
   document.dispatchEvent(new CustomEvent("studio:updated", {detail: event}));
 }
 
-function applyFilter() {
+// The filter lives in the URL (?q=&component=&backs=1), so a reload or a link keeps it.
+function readFilter() {
+  const params = new URLSearchParams(location.search);
+  const select = document.getElementById("filter-component");
+  if (!select) return;
+  if (params.has("component")) select.value = params.get("component");
+  if (params.has("q")) document.getElementById("filter-search").value = params.get("q");
+  if (params.has("zoom")) document.getElementById("zoom").value = params.get("zoom");
+  document.getElementById("show-backs").checked = params.get("backs") === "1";
+}
+
+function writeFilter() {
+  const params = new URLSearchParams(location.search);
+  const set = (k, v) => v ? params.set(k, v) : params.delete(k);
+  set("component", document.getElementById("filter-component").value);
+  set("q", document.getElementById("filter-search").value.trim());
+  set("backs", document.getElementById("show-backs").checked ? "1" : "");
+  const zoom = document.getElementById("zoom").value;
+  set("zoom", zoom === "150" ? "" : zoom);
+  const query = params.toString();
+  history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
+}
+
+function applyFilter(remember = true) {
   const select = document.getElementById("filter-component");
   const search = document.getElementById("filter-search");
   const backs = document.getElementById("show-backs");
   if (!select) return;
+  if (remember) writeFilter();
   const part = select.value;
   const words = search.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
   document.body.classList.toggle("show-backs", backs.checked);
+  document.body.style.setProperty("--tile", document.getElementById("zoom").value + "px");
   let distinct = 0, copies = 0;
   for (const section of document.querySelectorAll("section.component")) {
     const inPart = !part || section.dataset.component === part;
@@ -66,11 +185,25 @@ function applyFilter() {
   if (shown) shown.textContent = `${distinct} cards shown (${copies} with copies)`;
 }
 
-function connect() {
+function setLive(on) {
   const live = document.getElementById("live");
+  if (!live) return;
+  live.classList.toggle("on", on);
+  live.textContent = on ? "live" : "offline, reconnecting";
+}
+
+function connect() {
   const source = new EventSource("/api/events");
-  source.onopen = () => live && live.classList.add("on");
-  source.onerror = () => live && live.classList.remove("on");
+  source.onopen = () => setLive(true);
+  source.onerror = () => setLive(false);
+  source.addEventListener("hello", message => {
+    const hello = JSON.parse(message.data);
+    const version = game && hello.versions ? String(hello.versions[game]) : null;
+    // The studio restarted (every drawing and the page's token may have changed), or the
+    // game changed while the page was not listening: show it as it is now.
+    if (hello.instance !== instance ||
+        (version !== null && version !== document.body.dataset.version)) location.reload();
+  });
   source.addEventListener("game", message => {
     const event = JSON.parse(message.data);
     if (!game || event.game === game) update(event);
@@ -78,13 +211,37 @@ function connect() {
   source.addEventListener("games", () => update({cards: [], components: []}));
 }
 
+// "edit" beside a file:line asks the studio to open the file in the designer's editor.
+document.addEventListener("click", async event => {
+  const button = event.target.closest("button.open-editor");
+  if (!button) return;
+  const token = document.querySelector('meta[name="studio-token"]').content;
+  const query = new URLSearchParams({file: button.dataset.file, line: button.dataset.line});
+  const response = await fetch("/api/open?" + query, {method: "POST",
+    headers: {"X-Studio-Token": token}});
+  const answer = await response.json();
+  announce(response.ok ? `Opened ${answer.opened}:${answer.line} in the editor` : answer.error);
+  button.title = response.ok ? "Opened in your editor" : answer.error;
+});
+
+// On a card page: [ and ] (or j and k) for the previous and next card.
+document.addEventListener("keydown", event => {
+  if (event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey ||
+      event.altKey) return;
+  const rel = {"[": "prev", "k": "prev", "]": "next", "j": "next"}[event.key];
+  const link = rel && document.querySelector(`a[rel="${rel}"]`);
+  if (link) location.href = link.href;
+});
+
 document.addEventListener("DOMContentLoaded", () => {
-  for (const id of ["filter-component", "filter-search", "show-backs"]) {
+  readFilter();
+  observeLazy(document);
+  for (const id of ["filter-component", "filter-search", "show-backs", "zoom"]) {
     const el = document.getElementById(id);
     if (!el) continue;
-    el.addEventListener("input", applyFilter);
-    el.addEventListener("change", applyFilter);
+    el.addEventListener("input", () => applyFilter());
+    el.addEventListener("change", () => applyFilter());
   }
-  applyFilter();
+  applyFilter(false);
   connect();
 });
