@@ -18,9 +18,16 @@ from .errors import PrintshopError, Problem
 from .source import load_document, read_text
 
 FACTS_FILE = "facts.yaml"
-ROW_KEYS = {"id", "fact", "source", "rule", "mutate", "wins"}
+ROW_KEYS = {"id", "fact", "source", "rule", "mutate", "wins", "origin", "value", "prints"}
+PRINTS_KEYS = {"component", "card", "says"}
 REQUIRED_KEYS = ("id", "fact", "source", "rule", "mutate")
 OPERATIONS = ("set", "add", "swap", "remove", "duplicate", "replace")
+# Where a fact comes from: the rulebook (its section is the row's ``source``), a reference data
+# file under ../shared/reference/, a picture (the rulebook shows it, no sentence states it), or
+# a design choice recorded beside the data (DESIGN.md). A row without ``origin`` is rulebook.
+ORIGINS = ("rulebook", "reference", "picture", "design")
+ORIGIN_DETAIL = {"rulebook": "section", "reference": "file", "picture": "picture",
+                 "design": "file"}
 _TOKEN = re.compile(r"\.?([^.\[\]]+)|\[([^\]]+)\]")
 
 
@@ -35,6 +42,21 @@ class Fact:
     mutate: tuple[dict, ...]
     wins: str | None = None
     line: int | None = None
+    origin: str = "rulebook"
+    origin_detail: str | None = None
+    value: object = None
+    prints: tuple[dict, ...] = ()
+
+    def cites(self) -> str:
+        """Return where the fact comes from, as --explain prints it."""
+        if self.origin == "rulebook":
+            return f"rulebook: {self.origin_detail or self.source}"
+        if self.origin == "reference":
+            return f"reference data: ../shared/reference/{self.origin_detail}"
+        if self.origin == "picture":
+            return "picture" + (f": {self.origin_detail}" if self.origin_detail else "")
+        return "design choice" + (f", recorded in {self.origin_detail}" if self.origin_detail
+                                  else "")
 
 
 @dataclass(frozen=True)
@@ -81,6 +103,57 @@ def _operations(raw, file, path, line) -> tuple[list[dict], list[Problem]]:
             problems.append(Problem(file, f"'{kinds[0]}' needs a 'path'", where, line))
             continue
         out.append(op)
+    return out, problems
+
+
+def _origin(raw, file, path, line) -> tuple[str, str | None, list[Problem]]:
+    """Read a row's ``origin``: a kind, or a one-key mapping of kind to its detail."""
+    if raw is None:
+        return "rulebook", None, []
+    if isinstance(raw, str) and raw in ORIGINS:
+        if raw == "reference":
+            return raw, None, [Problem(file, "origin 'reference' names its file: "
+                                       "origin: {reference: FILE} (in ../shared/reference/)",
+                                       path, line)]
+        return raw, None, []
+    if isinstance(raw, dict) and len(raw) == 1:
+        (kind, detail), = raw.items()
+        if kind in ORIGINS and isinstance(detail, str) and detail.strip():
+            if kind == "reference" and (detail.startswith("/") or ".." in detail.split("/")):
+                return kind, detail, [Problem(file, f"origin reference '{detail}' must be a "
+                                              "file inside ../shared/reference/", path, line)]
+            return kind, detail.strip(), []
+    return "rulebook", None, [Problem(
+        file, "origin is one of " + ", ".join(ORIGINS) + ", or a mapping of one of them to "
+        "its " + "/".join(dict.fromkeys(ORIGIN_DETAIL.values())) + " (origin: {reference: "
+        "pocketciv-data.md})", path, line)]
+
+
+def _prints(row, file, path, doc) -> tuple[list[dict], list[Problem]]:
+    """Read a row's ``prints``: where a component prints the fact (printshop/printed.py)."""
+    raw = row.get("prints")
+    if raw is None:
+        return [], []
+    entries = raw if isinstance(raw, list) else [raw]
+    out, problems = [], []
+    for i, entry in enumerate(entries):
+        where = path + (("prints", i) if isinstance(raw, list) else ("prints",))
+        line = doc.line(where)
+        if (not isinstance(entry, dict) or not {"component", "says"} <= set(entry)
+                or set(entry) - PRINTS_KEYS
+                or not all(isinstance(v, str) and v.strip() for v in entry.values())):
+            problems.append(Problem(file, "a prints entry is {component: ID, says: TEXT} and "
+                                    "optionally card: ID, each a string", where, line))
+            continue
+        if "{value}" in entry["says"] and row.get("value") is None:
+            problems.append(Problem(file, "says uses {value}, but the fact has no value",
+                                    where, line))
+            continue
+        if isinstance(row.get("value"), (list, dict)):
+            problems.append(Problem(file, "a fact's value is a number or a word",
+                                    path + ("value",), doc.line(path + ("value",))))
+            continue
+        out.append({**entry, "line": line})
     return out, problems
 
 
@@ -199,8 +272,14 @@ def load_facts(data_dir: Path, game_id: str) -> list[Fact]:
         seen.add(row["id"])
         ops, bad = _operations(row["mutate"], label, where + ("mutate",), line)
         problems.extend(bad)
+        origin, detail, bad = _origin(row.get("origin"), label, where + ("origin",),
+                                      doc.line(where + ("origin",)) or line)
+        problems.extend(bad)
+        prints, bad = _prints(row, label, where, doc)
+        problems.extend(bad)
         facts.append(Fact(str(row["id"]), str(row["fact"]), str(row["source"]),
-                          str(row["rule"]), tuple(ops), row.get("wins"), line))
+                          str(row["rule"]), tuple(ops), row.get("wins"), line, origin, detail,
+                          row.get("value"), tuple(prints)))
     if problems:
         raise PrintshopError(problems, f"{label} is malformed")
     return facts
@@ -234,12 +313,15 @@ def describe(statuses: list[FactStatus]) -> list[str]:
     for s in statuses:
         f = s.fact
         lines.append(f"  {'ok' if s.ok else 'BROKEN':6} {f.id}  [{f.rule}]")
-        lines.append(f"         {f.fact}  ({f.source})")
+        lines.append(f"         {f.fact}")
+        lines.append(f"         source: {f.cites()}")
         if f.wins:
             lines.append(f"         which wins: {f.wins}")
         lines.extend(f"         ! {m}" for m in s.broken)
     ok = sum(s.ok for s in statuses)
     lines.append(f"  {ok} of {len(statuses)} facts hold")
+    kinds = {k: sum(s.fact.origin == k for s in statuses) for k in ORIGINS}
+    lines.append("  sources: " + ", ".join(f"{n} {k}" for k, n in kinds.items() if n))
     return lines
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from . import printed
 from .errors import PrintshopError, Problem
 from .facts import check_table, load_facts, missing_restated
 from .games import load_plugins
@@ -199,6 +200,10 @@ def validate(game: Game) -> list[Problem]:
         facts = load_facts(game.data_dir, game.id)
     except PrintshopError as exc:
         return problems + list(exc.problems)
+    if facts:   # a game with a fact table has its printed text checked against it
+        listed |= set(printed.ALWAYS)
+        problems.extend(printed.check_says(game, facts))
+        problems.extend(printed.check_flavour(game))
     problems.extend(check_table(game.id, facts, set(RULES) | listed, listed))
     return problems
 

@@ -124,3 +124,37 @@ def test_a_restated_file_outside_the_game_is_not_read(game_copy, tmp_path, how):
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "[deity.sheet-text]" in result.output and name in result.output
     assert "outside" in result.output          # refused as a link or path out of the folder
+
+
+def test_explain_names_each_facts_origin(game_copy):
+    root = game_copy("deity")
+    path = root / "data" / "deity" / "facts.yaml"
+    text = path.read_text()
+    text = text.replace("    rule: deity.nation-count\n",
+                        "    rule: deity.nation-count\n    origin: {reference: games-facts.md}\n", 1)
+    text = text.replace("    rule: deity.progression-order\n",
+                        "    rule: deity.progression-order\n    origin: picture\n", 1)
+    text = text.replace("    rule: deity.devotion-cap\n",
+                        "    rule: deity.devotion-cap\n    origin: {design: DESIGN.md}\n", 1)
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["validate", "deity", "--explain", "--project", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "source: reference data: ../shared/reference/games-facts.md" in result.output
+    assert "source: picture" in result.output
+    assert "source: design choice, recorded in DESIGN.md" in result.output
+    assert "source: rulebook: Understanding ages & tech levels" in result.output
+    assert re.search(r"sources: \d+ rulebook, 1 reference, 1 picture, 1 design", result.output)
+
+
+@pytest.mark.parametrize("origin", ["book", "reference", "{reference: ../../etc/passwd}",
+                                    "{rulebook: }"])
+def test_a_bad_origin_is_reported_with_its_line(game_copy, origin):
+    root = game_copy("deity")
+    path = root / "data" / "deity" / "facts.yaml"
+    text = path.read_text().replace("    rule: deity.nation-count\n",
+                                    f"    rule: deity.nation-count\n    origin: {origin}\n", 1)
+    path.write_text(text)
+    line = text.splitlines().index(f"    origin: {origin}") + 1
+    result = CliRunner().invoke(main, ["validate", "deity", "--project", str(root)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"facts.yaml:{line}" in result.output and "origin" in result.output
