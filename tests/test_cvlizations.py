@@ -258,7 +258,7 @@ CASES = [
      {"cvlizations.order-values"}),
     ("cvlizations.order-values", _effect("quarrying", 1, {"stone": 4}), set()),
     ("cvlizations.idea-terms", _idea("consumerism", text="At the end: +3 :happiness: if you "
-                                     "have no resources left."), set()),
+                                     "have no resources left."), {"cvlizations.sheet-text"}),
     ("cvlizations.sheet-text",
      [("aids.yaml", lambda d: _card(d, "phase-aid").update(footer="Tied? Share the win."))],
      set()),
@@ -269,7 +269,8 @@ CASES = [
     ("cvlizations.idea-cost-by-age", _idea("writing", wood=3, stone=3), set()),
     ("cvlizations.idea-dates", _idea("wheel", date="4000 BC"), set()),
     ("cvlizations.idea-effect-text",
-     _idea("axe", text="Each time you chop trees, take 1 more :wood:."), set()),
+     _idea("axe", text="Each time you chop trees, take 1 more :wood:."),
+     {"cvlizations.sheet-text"}),
     ("cvlizations.order-aid-matches-orders", _set_aid_effect("logging", 1, {"wood": 4}),
      set()),
     ("ideas-48", [("ideas.yaml", _add_idea)],

@@ -135,6 +135,8 @@ BREAKS = {
                           lambda d: d["cards"][4]["levels"][3].update(attributes=["food"])),
     "deity.example-scoring": ("examples.yaml", lambda d: d["scoring"].update(score=7)),
     "deity.age-names": ("progression.yaml", lambda d: _set(d["cards"], "iron-age", name="Tin Age")),
+    "deity.deal-counts": ("nations.yaml",
+                          lambda d: d["cards"][0]["levels"][2].update(deal=3)),
     "deity.intervention-effects": ("interventions.yaml",
                                    lambda d: _set(d["cards"], "revival",
                                                   effect="Gain 2 extra :devotion: this turn.")),

@@ -228,6 +228,22 @@ def nation_militarism(game: Game):
                               "and V", "nations", card.id, ("levels", i, "attributes"))
 
 
+# The nation cards' deal counts are the project's design (DESIGN.md, Nation cards): the
+# rulebook shows them only in pictures, and says only that levels may deal differently.
+DEALS = (1, 1, 2, 2, 3)
+
+
+@rule("deity.deal-counts",
+      "every nation card deals 1, 1, 2, 2, 3 cards at levels I-V, as DESIGN.md records")
+def deal_counts(game: Game):
+    for card in game.part("nations").cards:
+        for i, row in enumerate(card.fields["levels"]):
+            if i < len(DEALS) and row.get("deal") != DEALS[i]:
+                yield Finding(f"level {i + 1} deals {row.get('deal')}; the design deals "
+                              f"{DEALS[i]} (DESIGN.md)", "nations", card.id,
+                              ("levels", i, "deal"))
+
+
 def _examples(game: Game) -> dict:
     path = Path(game.data_dir) / "examples.yaml"
     doc = load_document(path, f"data/{game.id}/examples.yaml")
