@@ -221,7 +221,7 @@ def locate(game: Game, finding: Finding, rule_id: str) -> Problem:
         else:   # a count over the whole deck or sheet: where its data begins (`cards:`),
             # before any card, so the studio links it to the component, not its first card
             path = ("cards",) if part.cards else ()
-            line = part.line(("cards",)) or part.line(()) or 1
+            line = part.line(()) or 1
     else:
         line = _manifest_line(game, rule_id)
         path = finding.path or ("rules",)

@@ -93,8 +93,9 @@ def test_a_rule_about_the_whole_deck_names_the_line_its_cards_begin(new_game, tm
     manifest.write_text(manifest.read_text().replace("equals: 12}", "equals: 13}"))
     code, out = run("validate", "harbour-lights", "--project", str(root))
     assert code == 1
-    assert "data/harbour-lights/cards.yaml:3: [twelve-cards] expected 13 cards in cards, " \
-        "found 12" in out
+    # at the deck's `cards:` line (line 2, under a comment), as every deck-level count is
+    assert "data/harbour-lights/cards.yaml:2: cards: [twelve-cards] expected 13 cards in " \
+        "cards, found 12" in out
 
 
 # --- pictures and icons as designers use them ----------------------------------------------

@@ -728,7 +728,10 @@ def test_a_seed_whose_map_fails_validation_stops_the_build(game_copy, tmp_path, 
     with pytest.raises(PrintshopError) as caught:
         build(Project.open(root), ["pocketciv"], PrintOptions(), tmp_path / "out", jobs=1)
     [problem] = caught.value.problems
-    assert str(problem).startswith(f"data/pocketciv/game.yaml: components[{_map_index(root)}]"
+    # at the seed's own line of the manifest
+    assert re.match(rf"data/pocketciv/game\.yaml:\d+: components\[{_map_index(root)}\]",
+                    str(problem)), str(problem)
+    assert str(problem).split(": ", 1)[1].startswith(f"components[{_map_index(root)}]"
                                    ".params.seed: "
                                    "[pocketciv.map-sheet] map: the map of seed m2-standard-7 "
                                    "breaks [pocketciv.map.setup-tribes]")

@@ -23,7 +23,7 @@ from printshop.icons import icon_sets, shared_icons  # noqa: E402
 from printshop.limits import Limits  # noqa: E402
 from printshop.rules import CHECKS  # noqa: E402
 from printshop.strict import Field  # noqa: E402
-from printshop.templates import _plain_signature, helper_signature, make_environment  # noqa
+from printshop.templates import EXTRA_GLOBALS, _plain_signature, helper_signature, make_environment  # noqa
 from printshop.tiles import printable_area  # noqa: E402
 
 OUT = ROOT / "docs" / "reference.md"
@@ -281,7 +281,8 @@ def helpers() -> list[str]:
            "called with the wrong arguments says so in its own terms, with the template's "
            "line and the card.", ""]
     for name, fn in env.globals.items():
-        if name in ("range", "dict", "cycler", "joiner", "namespace"):
+        # Jinja's own, and helpers a built-in game adds for its own templates alone
+        if name in ("range", "dict", "cycler", "joiner", "namespace") or name in EXTRA_GLOBALS:
             continue
         if not callable(fn):
             out += [f"### `{name}`", "", CONSTANTS[name], ""]
