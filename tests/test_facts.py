@@ -135,23 +135,25 @@ def test_a_restated_file_outside_the_game_is_not_read(game_copy, tmp_path, how):
 
 
 def test_explain_names_each_facts_origin(game_copy):
+    # The shipped tables name every fact's origin; one row is turned into reference data here.
     root = game_copy("deity")
     path = root / "data" / "deity" / "facts.yaml"
     text = path.read_text()
-    text = text.replace("    rule: deity.nation-count\n", "    rule: deity.nation-count\n"
-                        "    origin: {reference: games-facts.md}\n", 1)
-    text = text.replace("    rule: deity.progression-order\n",
-                        "    rule: deity.progression-order\n    origin: picture\n", 1)
-    text = text.replace("    rule: deity.devotion-cap\n",
-                        "    rule: deity.devotion-cap\n    origin: {design: DESIGN.md}\n", 1)
+    text = text.replace("    origin: rulebook\n", "    origin: {reference: games-facts.md}\n", 1)
     path.write_text(text)
     result = CliRunner().invoke(main, ["validate", "deity", "--explain", "--project", str(root)])
     assert result.exit_code == 0, result.output
     assert "source: reference data: ../shared/reference/games-facts.md" in result.output
-    assert "source: picture" in result.output
+    assert "source: picture: Set-up, the progression stack" in result.output
     assert "source: design choice, recorded in DESIGN.md" in result.output
     assert "source: rulebook: Understanding ages & tech levels" in result.output
     assert re.search(r"sources: \d+ rulebook, 1 reference, 1 picture, 1 design", result.output)
+
+
+def test_every_fact_of_the_built_in_games_names_its_origin():
+    for game in ("deity", "pocketciv", "playing-gods", "cvlizations", "civilizations-cards"):
+        text = (REPO / "data" / game / "facts.yaml").read_text(encoding="utf-8")
+        assert text.count("  - id: ") == text.count("    origin: "), game
 
 
 @pytest.mark.parametrize("origin", ["book", "reference", "{reference: ../../etc/passwd}",
