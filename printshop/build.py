@@ -15,7 +15,7 @@ from typing import Callable
 
 from . import cache, limits
 from .errors import PrintshopError, Problem, Problems
-from .gather import check_games, drawing_problem, load_games
+from .gather import check_games, drawing, drawing_problem, load_games
 from .geometry import PrintOptions, paper_size
 from .icons import notice
 from .models import Game
@@ -72,22 +72,19 @@ def render_component(game: Game, component_id: str, opts: PrintOptions,
     part = game.part(component_id)
     spec = part.spec
     try:
-        limits.check_clock()
-        if share is None:
-            rendered = RENDERERS[spec.kind](game, part, opts)
-        else:
-            rendered = RENDERERS[spec.kind](game, part, opts, share)
-        pages_within_limit(game, component_id, rendered.total_pages or len(rendered.pages))
-        limits.check_clock()
-        pdf = pages_to_pdf(rendered.pages, f"{game.manifest.name} — {spec.name}",
-                           rendered.first_page, rendered.total_pages)
+        with drawing(game, component_id):
+            limits.check_clock()
+            if share is None:
+                rendered = RENDERERS[spec.kind](game, part, opts)
+            else:
+                rendered = RENDERERS[spec.kind](game, part, opts, share)
+            pages_within_limit(game, component_id,
+                               rendered.total_pages or len(rendered.pages))
+            limits.check_clock()
+            pdf = pages_to_pdf(rendered.pages, f"{game.manifest.name} — {spec.name}",
+                               rendered.first_page, rendered.total_pages)
     except PrintshopError as exc:
         return exc.problems
-    except Exception as exc:  # only the kinds drawing_problem knows are the user's doing
-        problem = drawing_problem(game, component_id, exc)
-        if problem is None:
-            raise
-        return [problem]
     return component_pdf(game, rendered, pdf)
 
 

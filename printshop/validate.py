@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from . import limits
 from .collide import Collision, collisions
 from .errors import PrintshopError, Problem
-from .gather import drawing_problem, load_games
+from .gather import drawing, load_games
 from .geometry import LABEL_BAND, PrintOptions
 from .impose import Face, Nested
 from .models import Game
@@ -157,16 +157,12 @@ def draw_component(game: Game, component_id: str, opts: PrintOptions
 
     part = game.part(component_id)
     try:
-        limits.check_clock()
-        rendered = RENDERERS[part.kind](game, part, opts)
-        pages_within_limit(game, component_id, rendered.total_pages or len(rendered.pages))
+        with drawing(game, component_id):
+            limits.check_clock()
+            rendered = RENDERERS[part.kind](game, part, opts)
+            pages_within_limit(game, component_id, rendered.total_pages or len(rendered.pages))
     except PrintshopError as exc:
         return exc.problems
-    except Exception as exc:  # only the kinds drawing_problem knows are the user's doing
-        problem = drawing_problem(game, component_id, exc)
-        if problem is None:
-            raise
-        return [problem]
     seen: dict[tuple[str, Collision], list[str]] = {}
     drawn = 0
     for where, template, fragment, container, clip, edge in _drawings(rendered, part.spec,

@@ -59,6 +59,15 @@ def edit_yaml(path: Path, change) -> None:
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
+def deck_faces(game, decks) -> dict[str, dict[str, list[str]]]:
+    """Draw decks in memory (no PDF): {deck: {card id: [front svg, back svg...]}}."""
+    from printshop.components.deck import render_deck
+
+    return {deck: {card_id: [side.svg for side in sides] for card_id, sides in
+                   render_deck(game, game.part(deck), PrintOptions()).faces.items()}
+            for deck in decks}
+
+
 def pdf_to_png(pdf: Path, out_dir: Path, dpi: int = 30) -> list[Path]:
     """Render a PDF to PNG pages with pdftoppm; skip the test if poppler is missing."""
     if shutil.which("pdftoppm") is None:

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from printshop.components.deck import render_deck
 from printshop.geometry import PrintOptions, card_size
 from printshop.loader import load_game
+
+from conftest import deck_faces
 
 MM_PER_PT = 25.4 / 72
 DECKS = ["nations", "civilization", "progression", "interventions"]
@@ -30,22 +31,20 @@ def game(builtin):
 
 
 @pytest.fixture(scope="module")
-def fronts(game):
-    """Every Deity card's drawn front, by deck and card id (no PDF needed)."""
-    out = {}
-    for deck in DECKS:
-        faces = render_deck(game, game.part(deck), PrintOptions()).faces
-        out[deck] = {card_id: sides[0].svg for card_id, sides in faces.items()}
-    return out
+def faces(game):
+    """Every Deity card's drawn faces, by deck and card id (drawn once, no PDF needed)."""
+    return deck_faces(game, DECKS)
 
 
 @pytest.fixture(scope="module")
-def backs(game):
-    out = []
-    for deck in DECKS:
-        for sides in render_deck(game, game.part(deck), PrintOptions()).faces.values():
-            out.extend(side.svg for side in sides[1:])
-    return out
+def fronts(faces):
+    return {deck: {card_id: sides[0] for card_id, sides in cards.items()}
+            for deck, cards in faces.items()}
+
+
+@pytest.fixture(scope="module")
+def backs(faces):
+    return [svg for cards in faces.values() for sides in cards.values() for svg in sides[1:]]
 
 
 def paths(svg: str) -> set[str]:

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from printshop import icons
-from printshop.components.deck import render_deck
 from printshop.components.sheet import render_sheet
 from printshop.geometry import PrintOptions
 from printshop.loader import load_game
 from printshop.project import Project
 from printshop.text import PT, text_width
+
+from conftest import deck_faces
 
 REPO = Path(__file__).resolve().parent.parent
 CARD_DECKS = ("events", "event-guide", "advances", "counters", "cities")
@@ -42,11 +43,8 @@ def game():
 @pytest.fixture(scope="module")
 def fronts(game):
     """Every card's drawn front, deck by deck: {deck: {card id: svg}}."""
-    out = {}
-    for deck in CARD_DECKS:
-        faces = render_deck(game, game.part(deck), PrintOptions()).faces
-        out[deck] = {cid: f[0].svg for cid, f in faces.items()}
-    return out
+    return {deck: {cid: sides[0] for cid, sides in cards.items()}
+            for deck, cards in deck_faces(game, CARD_DECKS).items()}
 
 
 @pytest.fixture(scope="module")
