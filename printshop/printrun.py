@@ -86,6 +86,47 @@ def print_stock(part: Part, opts: PrintOptions) -> Stock:
     return stock
 
 
+GSM = re.compile(r"(\d+)(?:\s*-\s*(\d+))?\s*gsm\s+(.+)")
+
+
+def joint_stocks(keys: list[str]) -> dict[str, str]:
+    """Return, per stock, the stock it prints on: stocks of one material whose weights
+    overlap ("250-300 gsm card" and "300 gsm card") print on their overlap ("300 gsm card"),
+    so that one stock is bought and their part-empty sheets can be shared. Each stock joins
+    the first group (in the order given) it overlaps; anything else stays as it is."""
+    groups: list[list] = []   # [material, lightest, heaviest, its stocks]
+    for key in dict.fromkeys(keys):
+        found = GSM.fullmatch(key)
+        if not found:
+            continue
+        low, high, material = int(found[1]), int(found[2] or found[1]), found[3]
+        for group in groups:
+            if group[0] == material and low <= group[2] and group[1] <= high:
+                group[1], group[2] = max(group[1], low), min(group[2], high)
+                group[3].append(key)
+                break
+        else:
+            groups.append([material, low, high, [key]])
+    joint = {key: key for key in keys}
+    for material, low, high, members in groups:
+        for key in members:
+            joint[key] = f"{low} gsm {material}" if low == high else \
+                f"{low}-{high} gsm {material}"
+    return joint
+
+
+def game_stocks(game: Game, opts: PrintOptions, parts: list[Part] | None = None,
+                joint: bool = True) -> dict[str, Stock]:
+    """Return what each component prints on in its game's file (``parts``: these only),
+    stocks that overlap joined unless ``joint`` is false."""
+    parts = game.parts if parts is None else parts
+    own = {p.id: print_stock(p, opts) for p in parts}
+    if not joint:
+        return own
+    onto = joint_stocks([s.key for s in own.values()])
+    return {pid: replace(s, key=onto[s.key]) for pid, s in own.items()}
+
+
 def max_players(players: str) -> int:
     """Return the largest player count a manifest's players line allows ("2-5" -> 5)."""
     counts = [int(n) for n in re.findall(r"\d+", players or "")]
@@ -133,6 +174,7 @@ class Piece:
     spans: list[tuple[int, int]] = field(default_factory=list)
     assembly: bool = False   # a board's assembly diagram: read while joining, not cut out
     mode: str = "one-sided"
+    places: list[int] = field(default_factory=list)   # pages where it fills card places
 
     @property
     def first(self) -> int:
@@ -229,6 +271,7 @@ class PrintRun:
     blank_after_contents: bool = False
     setting: str = SETTINGS["long"]
     labels: list[str | None] = field(default_factory=list)   # each page's label, blanks None
+    stocks: dict[str, Stock] = field(default_factory=dict)   # what each component prints on
 
     @property
     def duplex(self) -> bool:
@@ -377,22 +420,137 @@ def _gang(game: Game, members: list[tuple[Part, list[Item], int]], opts: PrintOp
     return sources, [(d["part"], spans[d["part"].id]) for d in decks]
 
 
+def _one_page(s: Source, k: int) -> Source:
+    """Return page k of a source as a source of its own."""
+    if s.pages:
+        return replace(s, pages=[s.pages[k]])
+    return replace(s, indexes=[s.indexes[k]], sides=s.sides[k:k + 1], laid=s.laid[k:k + 1])
+
+
+def _pages(sources: list[Source]) -> list[Source]:
+    """Return the sources split into one a page (blanks kept as they are)."""
+    return [s if s.blank else _one_page(s, k) for s in sources for k in range(s.count)]
+
+
+def _joined(sources: list[Source]) -> list[Source]:
+    """Return the sources with neighbours that can be one source joined: pages drawn afresh,
+    or pages of one component's PDF, printed alike."""
+    out: list[Source] = []
+    for s in sources:
+        last = out[-1] if out else None
+        if last is not None and not (s.blank or last.blank) and s.mode == last.mode \
+                and s.assembly == last.assembly and bool(s.pages) == bool(last.pages) \
+                and (s.pages or s.component == last.component):
+            out[-1] = replace(last, pages=last.pages + s.pages,
+                              indexes=last.indexes + s.indexes, sides=last.sides + s.sides,
+                              laid=last.laid + s.laid)
+        else:
+            out.append(s)
+    return out
+
+
 def _with_empty_backs(sources: list[Source]) -> tuple[list[Source], int]:
     """Return the sources with an empty page after each of their pages, and the factor that
     turns a page's offset among them into its offset now (2)."""
     out = []
-    for s in sources:
-        if s.blank:
-            out.append(s)
-            continue
-        for k in range(s.count):
-            if s.pages:
-                one = replace(s, pages=[s.pages[k]])
-            else:
-                one = replace(s, indexes=[s.indexes[k]], sides=s.sides[k:k + 1],
-                              laid=s.laid[k:k + 1])
-            out += [one, Source(blank=True)]
+    for one in _pages(sources):
+        out += [one] if one.blank else [one, Source(blank=True)]
     return out, 2
+
+
+@dataclass
+class Laid:
+    """A run's entry laid out: its pages before any empty backs and, for cards and tokens,
+    each component's spans of them (0-based) and the pages of other entries it is also on."""
+
+    source: Source
+    taken: list[Source]
+    spans: list[tuple[Part, list[tuple[int, int]]]] = field(default_factory=list)
+    away: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # (entry, page)
+
+
+def _page_of(s: Source) -> Page:
+    return s.pages[0] if s.pages else s.laid[0]
+
+
+def share_places(laid: list[Laid], gangs: dict, opts: PrintOptions) -> None:
+    """Move the last sheet of tokens printed on one side into the empty card places of the
+    run's card sheets, where all its tokens fit: that sheet is saved. A card place holding
+    tokens has nothing behind it (a two-sided sheet's back leaves it empty), so no token is
+    backed by another component; tokens whose backs print, or that are glued onto board
+    with their backs, keep their sheets."""
+    from .impose import Nested, fill_places, free_places, tokens_per_place
+
+    hosts = [(i, gangs[lay.source.gang][0][1][0].front) for i, lay in enumerate(laid)
+             if lay.source.gang is not None and lay.source.gang[6] == "crop"
+             and lay.source.mode in ("two-sided", "one-sided")]
+    for g, lay in enumerate(laid):
+        key = lay.source.gang
+        if key is None or key[6] != "cut" or key[0] != "one-sided" or key[7] or not hosts:
+            continue
+        pages = _pages(lay.taken)
+        last = _page_of(pages[-1])
+        faces = [p.face for p in last.parts if isinstance(p, Nested)]
+        tokens = [(f, p.card_id) for f, p in zip(faces, last.placements)]
+        places = [(i, j, free_places(_page_of(one), face, opts))
+                  for i, face in hosts for j, one in enumerate(_pages(laid[i].taken))]
+        if sum(tokens_per_place(tokens[0][0], box) for _, _, boxes in places
+               for box in boxes) < len(tokens):
+            continue
+        on_last = [part for part, where in lay.spans
+                   if any(a <= len(pages) - 1 <= b for a, b in where)]
+        for i, face in hosts:
+            host = _pages(laid[i].taken)
+            for j, one in enumerate(host):
+                if not tokens:
+                    break
+                page, placed = fill_places(_page_of(one), face, opts, tokens, last.owners)
+                if not placed:
+                    continue
+                tokens = tokens[placed:]
+                host[j] = Source(pages=[page], mode=one.mode)
+                if j + 1 < len(host) and _page_of(host[j + 1]).side == "back":
+                    back = host[j + 1]   # labelled as its front is
+                    owned = replace(_page_of(back), owners=page.owners)
+                    host[j + 1] = replace(back, pages=[owned]) if back.pages else \
+                        replace(back, laid=[owned])
+                for part in on_last:
+                    lay.away.setdefault(part.id, []).append((i, j))
+            laid[i].taken = _joined(host)
+        lay.taken = _joined(pages[:-1])
+        lay.spans = [(part, [(a, min(b, len(pages) - 2)) for a, b in where
+                             if a <= len(pages) - 2]) for part, where in lay.spans]
+
+
+def _lay_out(run: Run, laid: list[Laid], duplex: bool) -> None:
+    """Put a run's entries in order, with empty backs where their pages print one side,
+    and each component's pages."""
+    run.sources, at, starts = [], 0, []
+    for lay in laid:
+        taken, grow = lay.taken, 1
+        if duplex and not MODES[lay.source.mode].two_sided:
+            taken, grow = _with_empty_backs(taken)
+        elif duplex and lay.source.gang is None and lay.source.count % 2:
+            taken = taken + [Source(blank=True)]   # the last page's back is left empty
+        starts.append((at, grow, sum(s.count for s in taken)))
+        run.sources += taken
+        at += starts[-1][2]
+    for lay, (at, grow, count) in zip(laid, starts):
+        source = lay.source
+        if source.gang is None:
+            run.pieces.append(Piece(source.component, source.name, [(at, at + count - 1)],
+                                    source.assembly, source.mode))
+            continue
+        for part, where in lay.spans:
+            spans = [(at + a * grow, at + b * grow + grow - 1) for a, b in where]
+            piece = Piece(part.id, part.spec.name, mode=source.mode)
+            for i, j in lay.away.get(part.id, []):
+                there, step, _ = starts[i]
+                spans.append((there + j * step, there + j * step + step - 1))
+                piece.places.append(there + j * step)
+            for first, last in sorted(spans):
+                piece.add(first, last)
+            run.pieces.append(piece)
 
 
 SIDE_WORDS = {"front": "fronts", "back": "backs", "fold": "fold on the dashed line, glue, cut",
@@ -476,7 +634,21 @@ def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str], opts: PrintO
 def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions,
              setting: str | None = None) -> PrintRun:
     """Plan a game's print-and-play file from its rendered components: one printer setting
-    for the whole file (``setting`` chooses it, else the components do)."""
+    for the whole file (``setting`` chooses it, else the components do). Components whose
+    stocks overlap print on the overlap where their sharing sheets then saves a sheet."""
+    parts = [game.part(c.component) for c in components]
+    own = game_stocks(game, opts, parts, joint=False)
+    plan = _plan(game, components, opts, setting, own)
+    joint = game_stocks(game, opts, parts)
+    if joint != own:
+        shared = _plan(game, components, opts, setting, joint)
+        if shared.total_sheets < plan.total_sheets:
+            return shared
+    return plan
+
+
+def _plan(game: Game, components: list[ComponentPDF], opts: PrintOptions,
+          setting: str | None, stocks: dict[str, Stock]) -> PrintRun:
     runs: dict[tuple, Run] = {}
     gangs: dict[tuple, list[tuple[Part, list[Item], int]]] = {}
     by_id = {c.component: c for c in components}
@@ -487,7 +659,7 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions,
 
     for c in components:
         part = game.part(c.component)
-        stock = print_stock(part, opts)
+        stock = stocks[part.id]
         copies = copies_of(game, part)
         if part.kind in ("deck", "tokens") and opts.layout == "sheet" and c.items:
             mode, backs = card_mode(part, c.items, opts)
@@ -520,38 +692,23 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions,
     duplex = setting != SETTINGS["none"]
     for run in runs.values():
         run.duplex = duplex
-        sources, run.sources, at = run.sources, [], 0
         # Two-sided pages first, so that what follows a run's empty backs is on a new sheet.
-        for source in sorted(sources, key=lambda s: MODES[s.mode].rank):
-            if source.gang is not None:
-                taken, spans = _gang(game, gangs[source.gang], opts, source.gang[-1],
-                                     source.gang[-2], by_id)
-                for t in taken:
-                    t.mode = source.mode
-                grow = 1
-                if duplex and not MODES[source.mode].two_sided:
-                    taken, grow = _with_empty_backs(taken)
-                for part, where in spans:
-                    piece = Piece(part.id, part.spec.name, mode=source.mode)
-                    for first, last in where:
-                        piece.add(at + first * grow, at + last * grow + grow - 1)
-                    run.pieces.append(piece)
-                run.sources += taken
-                at += sum(s.count for s in taken)
+        laid = []
+        for source in sorted(run.sources, key=lambda s: MODES[s.mode].rank):
+            if source.gang is None:
+                laid.append(Laid(source, [source]))
                 continue
-            taken = [source]
-            if duplex and not MODES[source.mode].two_sided:
-                taken, _ = _with_empty_backs(taken)
-            elif duplex and source.count % 2:
-                taken.append(Source(blank=True))   # the last page's back is left empty
-            count = sum(s.count for s in taken)
-            run.pieces.append(Piece(source.component, source.name, [(at, at + count - 1)],
-                                    source.assembly, source.mode))
-            run.sources += taken
-            at += count
+            taken, spans = _gang(game, gangs[source.gang], opts, source.gang[-1],
+                                 source.gang[-2], by_id)
+            for t in taken:
+                t.mode = source.mode
+            laid.append(Laid(source, taken, spans))
+        if opts.layout == "sheet":
+            share_places(laid, gangs, opts)
+        _lay_out(run, laid, duplex)
 
     ordered = sorted(runs.values(), key=lambda r: r.rank)
-    plan = PrintRun(ordered, setting=setting)
+    plan = PrintRun(ordered, setting=setting, stocks=stocks)
     page = plan.contents_pages + 1
     for run in ordered:
         if duplex and page % 2 == 0:
@@ -561,6 +718,7 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions,
         run.first, run.last = page, page + run.pages - 1
         for piece in run.pieces:
             piece.spans = [(a + run.first, b + run.first) for a, b in piece.spans]
+            piece.places = [n + run.first for n in piece.places]
         page = run.last + 1
         run.title = f"On {run.stock}"
         for mode in dict.fromkeys(s.mode for s in run.sources if not s.blank):
