@@ -408,7 +408,7 @@ def test_the_contents_page_writes_each_note_as_a_sentence(built):
     assert "; Cut" not in text and ". glue" not in text
 
 
-@pytest.mark.parametrize("game", ["deity", "pocketciv"])
+@pytest.mark.parametrize("game", ["deity", "pocketciv", "playing-gods"])
 def test_the_bill_of_materials_plans_the_pages_the_build_makes(tmp_path, boms, game):
     # `printshop bom` lays the pages out without drawing them: the same runs, the same pages.
     report = build(Project.open(None), [game], PrintOptions(), tmp_path)
