@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from .geometry import PrintOptions, card_size
 from .models import Game, Part
-from .printrun import (MODES, ComponentPDF, PrintRun, copies_of, plan_run, sentence,
-                       print_stock, sheets_alone)
+from .printrun import (MODES, ComponentPDF, PrintRun, copies_of, game_stocks, plan_run,
+                       sentence, sheets_alone)
 from .project import Project
 
 
@@ -193,6 +193,8 @@ def bill_of_materials(game: Game, components: list[ComponentPDF], opts: PrintOpt
     run = run or plan_run(game, components, opts)
     modes = {p.component: p.mode for r in run.runs for p in r.pieces if not p.assembly}
     printed = []
+    stocks = run.stocks or game_stocks(game, opts, [game.part(c.component)
+                                                    for c in components], joint=False)
     for c in components:
         part = game.part(c.component)
         pages = c.pages
@@ -201,7 +203,7 @@ def bill_of_materials(game: Game, components: list[ComponentPDF], opts: PrintOpt
         how = modes.get(c.component, "one-sided")
         sheets = _sheets_in_run(run, c.component) or (
             math.ceil(pages / 2) if MODES[how].two_sided else pages)
-        stock = print_stock(part, opts)
+        stock = stocks[part.id]
         advice = "; ".join(a for a in (stock.advice, f"glue onto {stock.mount}"
                                        if stock.mount else "") if a)
         if opts.backs == "fold" and part.kind in ("deck", "tokens") and part.spec.back \
@@ -239,6 +241,11 @@ def run_lines(run: PrintRun) -> list[tuple[str, str, list[str]]]:
             what = "assembly diagram" if piece.assembly else MODES[piece.mode].how.split(":")[0]
             if not run.duplex and not piece.assembly and piece.mode == "one-sided":
                 what = "one side printed"
+            if piece.places:
+                pages = ", ".join(map(str, piece.places))
+                what += f"; on {'page' if len(piece.places) == 1 else 'pages'} {pages} in " \
+                        "card places the cards leave empty: cut those out on the crop marks " \
+                        "first, then each along its outline"
             pieces.append(f"{piece.name} ({where}): {what}")
         out.append((r.span(), f"{r.instruction()}: {r.sheet_count()}", pieces))
     return out

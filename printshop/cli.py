@@ -44,6 +44,18 @@ backs_option = click.option("--backs", type=click.Choice(["none", "duplex", "fol
                             default="duplex", show_default=True,
                             help="Card backs: printed double-sided, beside the fronts to "
                                  "fold, or left out.")
+bleed_option = click.option("--bleed", type=click.FloatRange(0, 10), default=None,
+                            help="Bleed in mm around each card (default 3 for cards, 1.5 for "
+                                 "tokens).")
+crop_marks_option = click.option("--crop-marks/--no-crop-marks", default=True,
+                                 show_default=True,
+                                 help="Marks in the margins showing where to cut.")
+flip_option = click.option("--flip", type=click.Choice(["long", "short"]), default="long",
+                           show_default=True,
+                           help="Which edge your printer flips on when printing duplex.")
+layout_option = click.option("--layout", type=click.Choice(["sheet", "single"]),
+                             default="sheet", show_default=True,
+                             help="single: one card per page, for print shops.")
 limit_option = click.option("--limit", "limit_items", multiple=True, metavar="NAME=VALUE",
                             help="Raise one of the limits on purpose, e.g. max_cards=50000 "
                                  "(repeatable; names and defaults in docs/trust.md).")
@@ -111,17 +123,13 @@ def new(game, project_dir, name):
 @project_option
 @out_option
 @paper_option
-@click.option("--bleed", type=click.FloatRange(0, 10), default=None,
-              help="Bleed in mm around each card (default 3 for cards, 1.5 for tokens).")
-@click.option("--crop-marks/--no-crop-marks", default=True, show_default=True,
-              help="Marks in the margins showing where to cut.")
+@bleed_option
+@crop_marks_option
 @backs_option
-@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
-              help="Which edge your printer flips on when printing duplex.")
+@flip_option
 @click.option("--back-offset", default="0,0", show_default=True,
               help="Shift backs by X,Y mm to match your printer's duplex drift.")
-@click.option("--layout", type=click.Choice(["sheet", "single"]), default="sheet",
-              show_default=True, help="single: one card per page, for print shops.")
+@layout_option
 @click.option("--low-ink", is_flag=True, help="Light backgrounds, no full-bleed fills.")
 @click.option("--jobs", type=click.IntRange(1, 16), default=None,
               help="Worker processes (default: one per core).")
@@ -445,18 +453,22 @@ def proof(game, project_dir, out_dir, paper, low_ink):
 @click.argument("game")
 @project_option
 @paper_option
+@bleed_option
+@crop_marks_option
 @backs_option
-@click.option("--layout", type=click.Choice(["sheet", "single"]), default="sheet",
-              show_default=True, help="single: one card per page, for print shops.")
-def bom(game, project_dir, paper, backs, layout):
-    """Print GAME's bill of materials: what to print and on what, what to cut, what to get."""
+@flip_option
+@layout_option
+def bom(game, project_dir, paper, bleed, crop_marks, backs, flip, layout):
+    """Print GAME's bill of materials: what to print and on what, what to cut, what to get
+    (for the file `printshop build` makes with the same options)."""
     from .bom import bom as run
     from .geometry import PrintOptions
     from .project import Project
 
     try:
         text = run(Project.open(project_dir), game,
-                   PrintOptions(paper=paper, backs=backs, layout=layout))
+                   PrintOptions(paper=paper, bleed=bleed, crop_marks=crop_marks, backs=backs,
+                                flip=flip, layout=layout))
     except PrintshopError as exc:
         _fail(exc)
     _echo(text, nl=False)

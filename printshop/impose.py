@@ -6,7 +6,7 @@ All coordinates are millimetres from the page's top-left corner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from . import text as textmod
@@ -321,6 +321,60 @@ def deck_sheets(items: list[Item], owners: list[str], opts: PrintOptions, game: 
         page.label = f"{game} · {deck_names(on)} · {noun} {first_sheet + sheet + 1} of " \
                      f"{sheets} {sides[page.side]}"
     return pages
+
+
+def free_places(page: Page, face: Face, opts: PrintOptions) -> list[tuple]:
+    """Return the trim boxes (x0, y0, x1, y1) of the card places a card sheet's front
+    leaves empty: impose_sheets fills its grid's places in order, so the last are free."""
+    w, h, grid = sheet_plan(face, opts)
+    if page.side != "front" or (page.width, page.height) != (w, h):
+        return []
+    used = sum(1 for p in page.placements if p.side == "front")
+    b = face.bleed
+    return [(x + b, y + b, x + b + face.w, y + b + face.h)
+            for x, y in map(grid.cell, range(used, grid.count))]
+
+
+def tokens_per_place(token: Face, place: tuple) -> int:
+    """Return how many tokens (with their bleed) fit inside one card place's trim box."""
+    grid = fit_grid(place, token.w + 2 * token.bleed, token.h + 2 * token.bleed)
+    return grid.count if grid else 0
+
+
+def fill_places(page: Page, face: Face, opts: PrintOptions, tokens: list[tuple[Face, str]],
+                owners: tuple[str, ...]) -> tuple[Page, int]:
+    """Return a copy of a card sheet's front with tokens, each cut on its own outline, in its
+    empty card places (``owners``: the tokens' components), and how many were placed. Each token lies inside a place's trim box,
+    so no cut on the crop marks crosses one; the crop marks are drawn again for the whole
+    grid (the places holding tokens are cut out like cards, then each token on its line)."""
+    places = free_places(page, face, opts)
+    if not tokens or not places:
+        return page, 0
+    cards = [p for p in page.placements if p.side == "front"]
+    band = (0.0, 0.0, page.width, page.height - LABEL_BAND)
+    old = set(crop_marks(cards, page.width, page.height, opts.margin, band)) \
+        if opts.crop_marks else set()
+    new = replace(page, parts=[p for p in page.parts if not (isinstance(p, str) and p in old)],
+                  placements=list(page.placements),
+                  owners=tuple(dict.fromkeys(page.owners + owners)))
+    token = tokens[0][0]
+    placed, filled = 0, []
+    for box in places:
+        grid = fit_grid(box, token.w + 2 * token.bleed, token.h + 2 * token.bleed)
+        if grid is None or placed == len(tokens):
+            continue
+        x0, y0, x1, y1 = box
+        filled.append(Placement(x0, y0, x1 - x0, y1 - y0, face.bleed, "front", ""))
+        for i in range(min(grid.count, len(tokens) - placed)):
+            tface, card_id = tokens[placed]
+            x, y = grid.cell(i)
+            _place(tface, x + tface.bleed, y + tface.bleed, "front", card_id, new)
+            placed += 1
+    new.parts.extend(cut_lines(new.placements[len(page.placements):], token.shape))
+    if opts.crop_marks:
+        new.parts.extend(crop_marks(cards + filled, page.width, page.height, opts.margin,
+                                    band))
+    return new, placed
 
 
 def deck_names(names: list[str]) -> str:

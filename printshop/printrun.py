@@ -1,8 +1,9 @@
 """The print run: a game's components planned as one job for a home printer.
 
 components -> print run -> pdf. Cards and tokens of one size, stock and way of printing
-share sheets across decks (each card keeps its own back, mirrored behind it); every other
-page keeps its component's drawing. The pages fall into runs, one per stock and way of
+share sheets across decks (each card keeps its own back, mirrored behind it), and tokens
+printed on one side fill a card sheet's empty places where that saves their sheet (both laid
+out in sharing.py); every other page keeps its component's drawing. The pages fall into runs, one per stock and way of
 printing ("duplex, long-edge flip, on 300 gsm card"), and every duplex front lands on an
 odd page with its back on the next, a marked blank page filling in where parity needs it.
 """
@@ -14,8 +15,9 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .geometry import PrintOptions
-from .impose import Item, Page, cards_per_sheet, deck_names, deck_sheets
+from .impose import Item, deck_names
 from .models import Game, Part
+from .sharing import Laid, Source, gang, share_places, with_empty_backs
 
 # What a component prints on when its manifest names no stock.
 DEFAULT_STOCK = {
@@ -86,6 +88,47 @@ def print_stock(part: Part, opts: PrintOptions) -> Stock:
     return stock
 
 
+GSM = re.compile(r"(\d+)(?:\s*-\s*(\d+))?\s*gsm\s+(.+)")
+
+
+def joint_stocks(keys: list[str]) -> dict[str, str]:
+    """Return, per stock, the stock it prints on: stocks of one material whose weights
+    overlap ("250-300 gsm card" and "300 gsm card") print on their overlap ("300 gsm card"),
+    so that one stock is bought and their part-empty sheets can be shared. Each stock joins
+    the first group (in the order given) it overlaps; anything else stays as it is."""
+    groups: list[list] = []   # [material, lightest, heaviest, its stocks]
+    for key in dict.fromkeys(keys):
+        found = GSM.fullmatch(key)
+        if not found:
+            continue
+        low, high, material = int(found[1]), int(found[2] or found[1]), found[3]
+        for group in groups:
+            if group[0] == material and low <= group[2] and group[1] <= high:
+                group[1], group[2] = max(group[1], low), min(group[2], high)
+                group[3].append(key)
+                break
+        else:
+            groups.append([material, low, high, [key]])
+    joint = {key: key for key in keys}
+    for material, low, high, members in groups:
+        for key in members:
+            joint[key] = f"{low} gsm {material}" if low == high else \
+                f"{low}-{high} gsm {material}"
+    return joint
+
+
+def game_stocks(game: Game, opts: PrintOptions, parts: list[Part] | None = None,
+                joint: bool = True) -> dict[str, Stock]:
+    """Return what each component prints on in its game's file (``parts``: these only),
+    stocks that overlap joined unless ``joint`` is false."""
+    parts = game.parts if parts is None else parts
+    own = {p.id: print_stock(p, opts) for p in parts}
+    if not joint:
+        return own
+    onto = joint_stocks([s.key for s in own.values()])
+    return {pid: replace(s, key=onto[s.key]) for pid, s in own.items()}
+
+
 def max_players(players: str) -> int:
     """Return the largest player count a manifest's players line allows ("2-5" -> 5)."""
     counts = [int(n) for n in re.findall(r"\d+", players or "")]
@@ -133,6 +176,7 @@ class Piece:
     spans: list[tuple[int, int]] = field(default_factory=list)
     assembly: bool = False   # a board's assembly diagram: read while joining, not cut out
     mode: str = "one-sided"
+    places: list[int] = field(default_factory=list)   # pages where it fills card places
 
     @property
     def first(self) -> int:
@@ -154,26 +198,6 @@ class Piece:
         spans = [f"{a}" if a == b else f"{a}{dash}{b}" for a, b in self.spans]
         return f"{one if len(spans) == 1 and self.first == self.last else many} " \
             + ", ".join(spans)
-
-
-@dataclass
-class Source:
-    """Pages of a run in order: a component PDF's pages, newly imposed sheets, or a blank."""
-
-    component: str | None = None     # take these pages of this component's PDF
-    indexes: list[int] = field(default_factory=list)
-    pages: list[Page] = field(default_factory=list)   # or draw these
-    blank: bool = False
-    gang: tuple | None = None        # cards of several decks sharing sheets, before imposing
-    name: str = ""
-    assembly: bool = False
-    laid: list[Page] = field(default_factory=list)   # what taken card sheets hold, as imposed
-    mode: str = "one-sided"
-    sides: tuple[str, ...] = ()      # each taken page's side, as its component drew it
-
-    @property
-    def count(self) -> int:
-        return 1 if self.blank else len(self.indexes) + len(self.pages)
 
 
 @dataclass
@@ -229,6 +253,7 @@ class PrintRun:
     blank_after_contents: bool = False
     setting: str = SETTINGS["long"]
     labels: list[str | None] = field(default_factory=list)   # each page's label, blanks None
+    stocks: dict[str, Stock] = field(default_factory=dict)   # what each component prints on
 
     @property
     def duplex(self) -> bool:
@@ -310,89 +335,35 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _gang(game: Game, members: list[tuple[Part, list[Item], int]], opts: PrintOptions,
-          backs: bool, marks: str, drawn: dict[str, ComponentPDF]
-          ) -> tuple[list[Source], list[tuple[Part, list[tuple[int, int]]]]]:
-    """Lay out decks that share sheets, given as (deck, its cards, copies). Each deck's full
-    sheets are taken as its own PDF holds them; only its last cards, those of a sheet it does
-    not fill, are imposed afresh onto sheets shared with the other decks' last cards. That
-    takes as many sheets as sharing every card would, and draws a few cards instead of all.
-
-    A deck whose own PDF was laid out otherwise (other backs or marks) shares all its cards.
-    When sharing the last cards would save no sheet (a single deck has some left over, or
-    two decks' leftovers fill two sheets), every deck is taken whole from its PDF. Return
-    the sources in order and, per deck, the spans of those pages (0-based) its cards are on.
-    """
-    run_opts = opts if backs else PrintOptions(**{**opts.__dict__, "backs": "none"})
-    name = game.manifest.name
-    decks = []   # per deck: its cards, its pages as its own PDF lays them, those to take
-    for part, items, copies in members:
-        items = [i if backs else Item(i.front, None, i.card_id) for i in items]
-        alone = drawn[part.id]
-        laid = deck_sheets(items, [part.spec.name] * len(items), run_opts, name, marks)
-        # deck_sheets is a function of its inputs: the same cards, options and marks as the
-        # deck's own PDF (render_deck) mean the same pages; the choice of backs means nothing
-        # to cards that have none. (A plan made without drawing, for the bill of materials,
-        # has no PDF bytes but the same pages: it plans the same file.)
-        as_drawn = alone.pages == len(laid) and items == alone.items \
-            and (run_opts == opts or not any(i.back for i in items)) \
-            and marks == ("cut" if alone.kind == "tokens" else "crop")
-        per_sheet = cards_per_sheet(items[0].front, run_opts, any(i.back for i in items))
-        step = 2 if any(p.side == "back" for p in laid) else 1
-        full = len(items) // per_sheet if as_drawn else 0
-        decks.append({"part": part, "items": items, "copies": copies, "laid": laid,
-                      "per_sheet": per_sheet, "pages": full * step, "cards": full * per_sheet,
-                      "whole": as_drawn})
-    short = [d for d in decks if len(d["items"]) > d["cards"]]
-    left = sum((len(d["items"]) - d["cards"]) * d["copies"] for d in short)
-    if short and all(d["whole"] and d["copies"] == 1 for d in short) and \
-            -(-left // short[0]["per_sheet"]) == len(short):
-        # Sharing would save no sheet: each deck's last sheet is taken as drawn too.
-        for d in short:
-            d["pages"], d["cards"] = len(d["laid"]), len(d["items"])
-        short = []
-    sources: list[Source] = []
-    spans: dict[str, list[tuple[int, int]]] = {d["part"].id: [] for d in decks}
-    at = 0
-    for d in decks:
-        if d["pages"]:
-            part, n = d["part"], d["pages"]
-            sources.append(Source(part.id, list(range(n)) * d["copies"], name=part.spec.name,
-                                  laid=d["laid"][:n] * d["copies"]))
-            spans[part.id].append((at, at + n * d["copies"] - 1))
-            at += n * d["copies"]
-    if short:
-        rest = [(d["part"], d["items"][d["cards"]:] * d["copies"]) for d in short]
-        pages = deck_sheets([i for _, items in rest for i in items],
-                            [part.spec.name for part, items in rest for _ in items],
-                            run_opts, name, marks)
-        sources.append(Source(pages=pages))
-        per_sheet = short[0]["per_sheet"]
-        step = 2 if any(p.side == "back" for p in pages) else 1
-        card = 0
-        for part, items in rest:
-            first, last = card // per_sheet, (card + len(items) - 1) // per_sheet
-            spans[part.id].append((at + first * step, at + last * step + step - 1))
-            card += len(items)
-    return sources, [(d["part"], spans[d["part"].id]) for d in decks]
-
-
-def _with_empty_backs(sources: list[Source]) -> tuple[list[Source], int]:
-    """Return the sources with an empty page after each of their pages, and the factor that
-    turns a page's offset among them into its offset now (2)."""
-    out = []
-    for s in sources:
-        if s.blank:
-            out.append(s)
+def _lay_out(run: Run, laid: list[Laid], duplex: bool) -> None:
+    """Put a run's entries in order, with empty backs where their pages print one side,
+    and each component's pages."""
+    run.sources, at, starts = [], 0, []
+    for lay in laid:
+        taken, grow = lay.taken, 1
+        if duplex and not MODES[lay.source.mode].two_sided:
+            taken, grow = with_empty_backs(taken)
+        elif duplex and lay.source.gang is None and lay.source.count % 2:
+            taken = taken + [Source(blank=True)]   # the last page's back is left empty
+        starts.append((at, grow, sum(s.count for s in taken)))
+        run.sources += taken
+        at += starts[-1][2]
+    for lay, (at, grow, count) in zip(laid, starts):
+        source = lay.source
+        if source.gang is None:
+            run.pieces.append(Piece(source.component, source.name, [(at, at + count - 1)],
+                                    source.assembly, source.mode))
             continue
-        for k in range(s.count):
-            if s.pages:
-                one = replace(s, pages=[s.pages[k]])
-            else:
-                one = replace(s, indexes=[s.indexes[k]], sides=s.sides[k:k + 1],
-                              laid=s.laid[k:k + 1])
-            out += [one, Source(blank=True)]
-    return out, 2
+        for part, where in lay.spans:
+            spans = [(at + a * grow, at + b * grow + grow - 1) for a, b in where]
+            piece = Piece(part.id, part.spec.name, mode=source.mode)
+            for i, j in lay.away.get(part.id, []):
+                there, step, _ = starts[i]
+                spans.append((there + j * step, there + j * step + step - 1))
+                piece.places.append(there + j * step)
+            for first, last in sorted(spans):
+                piece.add(first, last)
+            run.pieces.append(piece)
 
 
 SIDE_WORDS = {"front": "fronts", "back": "backs", "fold": "fold on the dashed line, glue, cut",
@@ -476,7 +447,21 @@ def page_labels(game: Game, plan: PrintRun, mounts: dict[str, str], opts: PrintO
 def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions,
              setting: str | None = None) -> PrintRun:
     """Plan a game's print-and-play file from its rendered components: one printer setting
-    for the whole file (``setting`` chooses it, else the components do)."""
+    for the whole file (``setting`` chooses it, else the components do). Components whose
+    stocks overlap print on the overlap where their sharing sheets then saves a sheet."""
+    parts = [game.part(c.component) for c in components]
+    own = game_stocks(game, opts, parts, joint=False)
+    plan = _plan(game, components, opts, setting, own)
+    joint = game_stocks(game, opts, parts)
+    if joint != own:
+        shared = _plan(game, components, opts, setting, joint)
+        if shared.total_sheets < plan.total_sheets:
+            return shared
+    return plan
+
+
+def _plan(game: Game, components: list[ComponentPDF], opts: PrintOptions,
+          setting: str | None, stocks: dict[str, Stock]) -> PrintRun:
     runs: dict[tuple, Run] = {}
     gangs: dict[tuple, list[tuple[Part, list[Item], int]]] = {}
     by_id = {c.component: c for c in components}
@@ -487,7 +472,7 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions,
 
     for c in components:
         part = game.part(c.component)
-        stock = print_stock(part, opts)
+        stock = stocks[part.id]
         copies = copies_of(game, part)
         if part.kind in ("deck", "tokens") and opts.layout == "sheet" and c.items:
             mode, backs = card_mode(part, c.items, opts)
@@ -520,38 +505,23 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions,
     duplex = setting != SETTINGS["none"]
     for run in runs.values():
         run.duplex = duplex
-        sources, run.sources, at = run.sources, [], 0
         # Two-sided pages first, so that what follows a run's empty backs is on a new sheet.
-        for source in sorted(sources, key=lambda s: MODES[s.mode].rank):
-            if source.gang is not None:
-                taken, spans = _gang(game, gangs[source.gang], opts, source.gang[-1],
-                                     source.gang[-2], by_id)
-                for t in taken:
-                    t.mode = source.mode
-                grow = 1
-                if duplex and not MODES[source.mode].two_sided:
-                    taken, grow = _with_empty_backs(taken)
-                for part, where in spans:
-                    piece = Piece(part.id, part.spec.name, mode=source.mode)
-                    for first, last in where:
-                        piece.add(at + first * grow, at + last * grow + grow - 1)
-                    run.pieces.append(piece)
-                run.sources += taken
-                at += sum(s.count for s in taken)
+        laid = []
+        for source in sorted(run.sources, key=lambda s: MODES[s.mode].rank):
+            if source.gang is None:
+                laid.append(Laid(source, [source]))
                 continue
-            taken = [source]
-            if duplex and not MODES[source.mode].two_sided:
-                taken, _ = _with_empty_backs(taken)
-            elif duplex and source.count % 2:
-                taken.append(Source(blank=True))   # the last page's back is left empty
-            count = sum(s.count for s in taken)
-            run.pieces.append(Piece(source.component, source.name, [(at, at + count - 1)],
-                                    source.assembly, source.mode))
-            run.sources += taken
-            at += count
+            taken, spans = gang(game, gangs[source.gang], opts, source.gang[-1],
+                                 source.gang[-2], by_id)
+            for t in taken:
+                t.mode = source.mode
+            laid.append(Laid(source, taken, spans))
+        if opts.layout == "sheet":
+            share_places(laid, gangs, opts)
+        _lay_out(run, laid, duplex)
 
     ordered = sorted(runs.values(), key=lambda r: r.rank)
-    plan = PrintRun(ordered, setting=setting)
+    plan = PrintRun(ordered, setting=setting, stocks=stocks)
     page = plan.contents_pages + 1
     for run in ordered:
         if duplex and page % 2 == 0:
@@ -561,6 +531,7 @@ def plan_run(game: Game, components: list[ComponentPDF], opts: PrintOptions,
         run.first, run.last = page, page + run.pages - 1
         for piece in run.pieces:
             piece.spans = [(a + run.first, b + run.first) for a, b in piece.spans]
+            piece.places = [n + run.first for n in piece.places]
         page = run.last + 1
         run.title = f"On {run.stock}"
         for mode in dict.fromkeys(s.mode for s in run.sources if not s.blank):

@@ -407,7 +407,7 @@ def test_the_contents_page_writes_each_note_as_a_sentence(built):
     assert "; Cut" not in text and ". glue" not in text
 
 
-@pytest.mark.parametrize("game", ["deity", "pocketciv"])
+@pytest.mark.parametrize("game", ["deity", "pocketciv", "playing-gods"])
 def test_the_bill_of_materials_plans_the_pages_the_build_makes(tmp_path, boms, game):
     # `printshop bom` lays the pages out without drawing them: the same runs, the same pages.
     report = build(Project.open(None), [game], PrintOptions(), tmp_path)
@@ -416,3 +416,98 @@ def test_the_bill_of_materials_plans_the_pages_the_build_makes(tmp_path, boms, g
     planned = [(r.first, r.last, [(p.component, p.spans) for p in r.pieces])
                for r in boms[game].run.runs]
     assert built == planned
+
+
+CHIPS = """name: Chip Test
+components:
+  - id: deck
+    kind: deck
+    name: Deck
+    size: poker
+    data: cards.yaml
+    front: card.svg.j2
+    back: back.svg.j2
+    stock: 250-300 gsm card
+  - id: chips
+    kind: tokens
+    name: Chips
+    size: [22, 22]
+    shape: circle
+    data: chips.yaml
+    front: chip.svg.j2
+    back: chip.svg.j2
+    stock: 300 gsm card
+"""
+
+
+def chips_project(root, chips: int):
+    """A deck of 12 poker cards (8 a sheet: 4 places left empty) and ``chips`` round chips
+    drawn alike on both sides, on a stock that overlaps the deck's."""
+    project = poker_project(root, spare="poker")
+    data, tpl = project.root / "data" / "poker", project.root / "templates" / "poker"
+    (data / "game.yaml").write_text(CHIPS)
+    (data / "chips.yaml").write_text("cards:\n" + "".join(
+        f"  - {{id: k{i}, name: 'Chip {i}'}}\n" for i in range(chips)))
+    (tpl / "chip.svg.j2").write_text('<circle cx="11" cy="11" r="12.5" fill="#c9a227"/>')
+    return Project.open(project.root)
+
+
+def test_chips_left_over_fill_the_empty_card_places_of_a_card_sheet_and_save_it(tmp_path):
+    out = tmp_path / "out"
+    report = build(chips_project(tmp_path / "p", chips=20), ["poker"], PrintOptions(), out)
+    bom = plan(Project.open(tmp_path / "p"), "poker")
+    run = report.games[0].run
+    # The two card stocks print as one, their overlap: 2 sheets, not 2 + 1.
+    assert [(r.stock, r.sheets) for r in run.runs] == [("300 gsm card", 2)]
+    assert bom.sheets == 3 < bom.sheets_alone == 4   # the cover sheet counted
+    assert [p for p in bom.printed if p.component == "deck"][0].stock == "300 gsm card"
+    # The deck's last sheet: its front drawn again with the chips, its back as deck.pdf has it.
+    pages = [p for s in run.runs[0].sources for p in s.pages or s.laid]
+    front, back = pages[2:4]
+    assert [s.component for s in run.runs[0].sources] == ["deck", None, "deck"]
+    cards = [p for p in front.placements if p.card_id.startswith("c")]
+    chips = [p for p in front.placements if p.card_id.startswith("k")]
+    assert len(cards) == 4 and len(chips) == 20
+    # Each chip lies inside one of the four empty card places (63 x 88 mm trim boxes), six
+    # a place, none over a card; nothing is printed behind a chip.
+    assert front.width > front.height and len({c.y for c in cards}) == 1   # 4 x 2, row 1 full
+    places = {(c.x, c.y + 88 + 2 * 3) for c in cards}    # row 2, below the cards
+    for chip in chips:
+        inside = [(x, y) for x, y in places if x <= chip.x - 1.5 and chip.x + 23.5 <= x + 63
+                  and y <= chip.y - 1.5 and chip.y + 23.5 <= y + 88]
+        assert len(inside) == 1, (chip.x, chip.y)
+        spot = (front.width - chip.x - chip.w, chip.y) if front.height >= front.width else \
+            (chip.x, front.height - chip.y - chip.h)
+        assert not [b for b in back.placements if b.x < spot[0] + chip.w and
+                    spot[0] < b.x + b.w and b.y < spot[1] + chip.h and spot[1] < b.y + b.h]
+    assert {p.card_id for p in back.placements} == {c.card_id for c in cards}
+    # The contents page, labels and bom say where the chips are and how to cut them out.
+    chips_line = next(line for r in bom.run.runs for line in
+                      [piece for piece in r.pieces if piece.component == "chips"])
+    assert chips_line.places == [5] and chips_line.spans == [(5, 5)]
+    assert bom.run.labels[4] == "Chip Test · Deck, Chips · shared sheet · fronts"
+    assert bom.run.labels[5] == "Chip Test · Deck, Chips · shared sheet · backs of page 5"
+    text = CliRunner().invoke(main, ["bom", "poker", "--project", str(tmp_path / "p")]).output
+    assert "Chips (page 5): one side printed, the back left empty; on page 5 in card places " \
+           "the cards leave empty: cut those out on the crop marks first" in text
+    whole = PdfReader(out / "poker" / "poker-print-and-play.pdf")
+    assert len(whole.pages) == bom.pages == 6
+    assert "Chips (page 5)" in " ".join(whole.pages[1].extract_text().split())
+
+
+def test_chips_that_do_not_fit_the_empty_card_places_keep_their_sheet_and_stock(tmp_path):
+    # 25 chips, 24 places (6 in each of 4 card places): sharing saves nothing, so the deck
+    # keeps the stock its manifest names.
+    bom = plan(chips_project(tmp_path / "p", chips=25), "poker")
+    assert bom.stock() == [("250-300 gsm card", 2), ("300 gsm card", 1), ("plain paper", 1)]
+    assert not any(p.places for r in bom.run.runs for p in r.pieces)
+
+
+def test_overlapping_stocks_join_on_their_overlap():
+    from printshop.printrun import joint_stocks
+    joint = joint_stocks(["250-300 gsm card", "300 gsm card", "120-160 gsm paper",
+                          "80-100 gsm paper", "plain paper", "160 gsm paper", "200 gsm card"])
+    assert joint == {"250-300 gsm card": "300 gsm card", "300 gsm card": "300 gsm card",
+                     "120-160 gsm paper": "160 gsm paper", "160 gsm paper": "160 gsm paper",
+                     "80-100 gsm paper": "80-100 gsm paper", "plain paper": "plain paper",
+                     "200 gsm card": "200 gsm card"}
