@@ -4,7 +4,8 @@ Each colour is matched in CIELAB against the press's printing condition (Ghostsc
 profile, the condition DriveThruCards names): among ink mixes whose total is at most the
 limit, the one nearest the colour (CIE76 colour difference), with a small preference for
 black over an equal grey of cyan, magenta and yellow (grey component replacement). A grey
-(R = G = B) and black text are black ink alone. A profile conversion alone reaches about 300%
+(R = G = B) is black ink alone, and so is text that black ink alone prints about as dark
+(near-black text, such as a very dark violet or brown). A profile conversion alone reaches about 300%
 total ink (docs/design.md, "Exports", has the measurement).
 
 The search: a grid of mixes every STEP % is converted once; the nearest is refined in 1%
@@ -23,8 +24,8 @@ import numpy as np
 STEP = 5                    # % between the grid's mixes
 REFINE = 3                  # % each way searched around the grid's best, in 1% steps
 GCR_WEIGHT = 1.0            # CIE76 units charged per 100% of the grey CMY holds instead of K
-TEXT_BLACK_L = 40.0         # text darker than this L* ...
-TEXT_BLACK_CHROMA = 12.0    # ... and at most this chroma is black text: K only
+TEXT_BLACK_MARGIN = 5.0     # text at most this much lighter (L*) than solid black ink ...
+TEXT_BLACK_CHROMA = 20.0    # ... and at most this colourful is black text: K only
 PROFILE_NAMES = ("default_cmyk.icc",)
 PROFILE_DIRS = ("/usr/share/color/icc/ghostscript", "/usr/share/ghostscript/*/iccprofiles")
 
@@ -101,6 +102,11 @@ def _cost(labs: np.ndarray, penalty: np.ndarray, target: np.ndarray) -> np.ndarr
     return np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2 + d[:, 2] ** 2) + penalty
 
 
+@lru_cache(maxsize=1)
+def _solid_black_l() -> float:
+    return float(lab_of_inks(np.array([[0.0, 0.0, 0.0, 100.0]]))[0, 0])
+
+
 def _black_only(target_l: float) -> Ink:
     ks = np.arange(0, 101, dtype=np.float64)
     inks = np.stack([np.zeros_like(ks)] * 3 + [ks], axis=1)
@@ -117,8 +123,9 @@ def separate(rgb: tuple[float, float, float], limit: int, text: bool = False) ->
         return (0.0, 0.0, 0.0, 0.0)
     target = lab_of_rgb(rgb)
     chroma = float(np.hypot(target[1], target[2]))
-    if max(r, g, b) - min(r, g, b) <= 2 or (
-            text and target[0] < TEXT_BLACK_L and chroma <= TEXT_BLACK_CHROMA):
+    black_text = text and chroma <= TEXT_BLACK_CHROMA and \
+        target[0] <= _solid_black_l() + TEXT_BLACK_MARGIN
+    if max(r, g, b) - min(r, g, b) <= 2 or black_text:
         return _black_only(float(target[0]))
     inks, labs, penalty = _grid(limit)
     best = inks[int(_cost(labs, penalty, target).argmin())]
