@@ -334,6 +334,7 @@ def gs_binary() -> str | None:
 
 INK_DPI = 48              # ink is measured at this resolution (enough for areas, not hairs)
 INK_SLACK = 1.0           # % over the limit a rendered pixel may show (8-bit rounding)
+WHOLE = 0.9               # ink over the limit on this share of a card is the whole card
 
 
 def ink_maps(pdf: bytes, page_numbers: list[int], dpi: int = INK_DPI) -> dict:
@@ -404,9 +405,31 @@ def _ink_place(total, over, n: int, page, place, max_ink: int) -> str:
     worst = float(total[over].max())
     if place is None:
         return (f"page {n}: total ink reaches {worst:.0f}% (the shop allows {max_ink}%) over "
-                f"{over.mean():.0%} of the page, x {x0:.0f}-{x1:.0f} mm, y {y0:.0f}-{y1:.0f} mm")
+                f"{over.mean():.0%} of the page, x {x0:.0f} to {x1:.0f} mm, y {y0:.0f} to "
+                f"{y1:.0f} mm")
+    x, y = place.x * per_mm, place.y * per_mm
     share = over.sum() / max(1.0, place.w * place.h * per_mm * per_mm)
+    where = "" if share >= WHOLE else _zones(over, x, y, place.w * per_mm, place.h * per_mm)
     return (f"card '{place.card_id}' ({place.side}, page {n}): total ink reaches {worst:.0f}% "
-            f"(the shop allows {max_ink}%) over {min(share, 1.0):.0%} of the card, x "
-            f"{x0 - place.x:.0f}-{x1 - place.x:.0f} mm, y {y0 - place.y:.0f}-"
+            f"(the shop allows {max_ink}%) over {min(share, 1.0):.0%} of the card{where}, x "
+            f"{x0 - place.x:.0f} to {x1 - place.x:.0f} mm, y {y0 - place.y:.0f} to "
             f"{y1 - place.y:.0f} mm from its top-left trim corner")
+
+ZONES = (("top-left", "top", "top-right"), ("left", "middle", "right"),
+         ("bottom-left", "bottom", "bottom-right"))
+
+
+def _zones(over, x: float, y: float, w: float, h: float) -> str:
+    """Return where on a card (its ninths, the bleed counted with the nearest) ink is over."""
+    import numpy as np
+
+    rows, cols = np.nonzero(over)
+    col = np.clip(((cols - x) * 3 // max(w, 1)).astype(int), 0, 2)
+    row = np.clip(((rows - y) * 3 // max(h, 1)).astype(int), 0, 2)
+    ninth = max(1.0, w * h / 9)
+    shares = {}
+    for r, c in zip(row, col):
+        shares[(r, c)] = shares.get((r, c), 0) + 1
+    named = sorted(shares.items(), key=lambda kv: -kv[1])[:3]
+    return " (" + ", ".join(f"{min(1.0, v / ninth):.0%} of its {ZONES[r][c]} ninth"
+                            for (r, c), v in named) + ")"
