@@ -262,7 +262,8 @@ def pod_export(game: Game, shop: Shop) -> PodExport:
             warnings.append(Problem(name, pdf_note, rule="pod.cmyk"))
             cmyk = False
         elif cmyk:
-            data = prepress.to_cmyk_pdfx(data, title, shop.max_ink or 400, shop.output_intent)
+            data = prepress.to_cmyk_pdfx(data, title, shop.max_ink or 400,   # 400: no limit
+                                         shop.output_intent)
         warnings.extend(pdf_warnings(data, name, cmyk, shop.max_ink if cmyk else None,
                                      source, deck_pages))
         files[name] = data

@@ -218,6 +218,10 @@ def pdf_warnings(pdf: bytes, name: str, cmyk: bool, max_ink: int | None,
         if cmyk and _uses_rgb(page):
             out.append(Problem(name, f"page {n}: RGB colour left after conversion to CMYK",
                                rule="pod.cmyk"))
+        if cmyk and _see_through(page):
+            out.append(Problem(name, f"page {n}: something is drawn see-through, which "
+                               "PDF/X-1a does not allow (a gradient's or a picture's "
+                               "transparency)", rule="pod.transparency"))
     if cmyk and "/OutputIntents" not in reader.trailer["/Root"]:
         out.append(Problem(name, "no output intent: not a PDF/X file", rule="pod.cmyk"))
     if cmyk and max_ink:
@@ -258,6 +262,34 @@ def _fonts_of(resources, seen: set) -> Iterator:
 def _font_names(page) -> set[str]:
     return {re.sub(r"^[A-Z]{6}\+", "", str(f.get("/BaseFont", "?")).lstrip("/"))
             for f in _fonts_of(_resources(page), set())}
+
+
+def _see_through(page) -> bool:
+    """Return True when a page or a form it draws is a transparency group or sets alpha."""
+    def walk(obj, seen) -> bool:
+        group = obj.get("/Group")
+        if group is not None and group.get_object().get("/S") == "/Transparency":
+            return True
+        res = obj.get("/Resources")
+        res = res.get_object() if res is not None else {}
+        states = res.get("/ExtGState")
+        for state in (states.get_object().values() if states else []):
+            state = state.get_object()
+            if float(state.get("/ca", 1)) < 1 or float(state.get("/CA", 1)) < 1 or \
+                    str(state.get("/SMask", "/None")) != "/None":
+                return True
+        xobjects = res.get("/XObject")
+        for ref in (xobjects.get_object().values() if xobjects else []):
+            key = getattr(ref, "idnum", id(ref))
+            x = ref.get_object()
+            if key in seen:
+                continue
+            seen.add(key)
+            if x.get("/SMask") is not None or (x.get("/Subtype") == "/Form" and walk(x, seen)):
+                return True
+        return False
+
+    return walk(page, set())
 
 
 def _images(page, resources=None, seen=None) -> int:

@@ -24,7 +24,6 @@ PDFX_VERSION = "PDF/X-1:2003"            # ISO 15930-4: the part; the level is t
 PDFX_CONFORMANCE = "PDF/X-1a:2003"
 PDF_HEADER = b"%PDF-1.4"                 # PDF/X-1a:2003 is based on PDF 1.4
 TEXT_SHOWING = {b"Tj", b"TJ", b"'", b'"'}
-TRANSPARENT_KEYS = ("/SMask", "/BM")
 
 
 def flat_faces(drawn, game: Game, part: Part, warnings: list[Problem]) -> list:
