@@ -245,69 +245,60 @@ def _lost(name: str, n: int, before, after) -> list[Problem]:
     return out
 
 
-def _fonts_of(resources, seen: set) -> Iterator:
-    """Yield every font a page's resources use, forms' included."""
-    fonts_dict = resources.get("/Font")
-    for _, ref in (fonts_dict.get_object().items() if fonts_dict else []):
-        yield ref.get_object()
-    xobjects = resources.get("/XObject")
-    for ref in (xobjects.get_object().values() if xobjects else []):
+def xobjects(resources, seen: set) -> Iterator:
+    """Yield each XObject a resource dictionary draws, and those its forms draw, once."""
+    found = resources.get("/XObject") if resources is not None else None
+    for ref in (found.get_object().values() if found else []):
         key = getattr(ref, "idnum", id(ref))
+        if key in seen:
+            continue
+        seen.add(key)
         x = ref.get_object()
-        if key not in seen and x.get("/Subtype") == "/Form" and "/Resources" in x:
-            seen.add(key)
-            yield from _fonts_of(x["/Resources"].get_object(), seen)
+        yield x
+        if x.get("/Subtype") == "/Form" and "/Resources" in x:
+            yield from xobjects(x["/Resources"].get_object(), seen)
+
+
+def _drawn_resources(page) -> list:
+    """Return a page's resource dictionary and those of every form it draws."""
+    res = _resources(page)
+    return [res] + [x["/Resources"].get_object() for x in xobjects(res, set())
+                    if x.get("/Subtype") == "/Form" and "/Resources" in x]
+
+
+def _fonts_of(page) -> Iterator:
+    """Yield every font a page uses, forms' included."""
+    for res in _drawn_resources(page):
+        fonts_dict = res.get("/Font")
+        for _, ref in (fonts_dict.get_object().items() if fonts_dict else []):
+            yield ref.get_object()
 
 
 def _font_names(page) -> set[str]:
     return {re.sub(r"^[A-Z]{6}\+", "", str(f.get("/BaseFont", "?")).lstrip("/"))
-            for f in _fonts_of(_resources(page), set())}
+            for f in _fonts_of(page)}
 
 
 def _see_through(page) -> bool:
     """Return True when a page or a form it draws is a transparency group or sets alpha."""
-    def walk(obj, seen) -> bool:
+    for obj in [page, *xobjects(_resources(page), set())]:
         group = obj.get("/Group")
         if group is not None and group.get_object().get("/S") == "/Transparency":
             return True
-        res = obj.get("/Resources")
-        res = res.get_object() if res is not None else {}
+        if obj.get("/Subtype") == "/Image" and obj.get("/SMask") is not None:
+            return True
+    for res in _drawn_resources(page):
         states = res.get("/ExtGState")
         for state in (states.get_object().values() if states else []):
             state = state.get_object()
             if float(state.get("/ca", 1)) < 1 or float(state.get("/CA", 1)) < 1 or \
                     str(state.get("/SMask", "/None")) != "/None":
                 return True
-        xobjects = res.get("/XObject")
-        for ref in (xobjects.get_object().values() if xobjects else []):
-            key = getattr(ref, "idnum", id(ref))
-            x = ref.get_object()
-            if key in seen:
-                continue
-            seen.add(key)
-            if x.get("/SMask") is not None or (x.get("/Subtype") == "/Form" and walk(x, seen)):
-                return True
-        return False
-
-    return walk(page, set())
+    return False
 
 
-def _images(page, resources=None, seen=None) -> int:
-    resources = _resources(page) if resources is None else resources
-    seen = set() if seen is None else seen
-    count = 0
-    xobjects = resources.get("/XObject")
-    for ref in (xobjects.get_object().values() if xobjects else []):
-        key = getattr(ref, "idnum", id(ref))
-        x = ref.get_object()
-        if key in seen:
-            continue
-        seen.add(key)
-        if x.get("/Subtype") == "/Image":
-            count += 1
-        elif "/Resources" in x:
-            count += _images(None, x["/Resources"].get_object(), seen)
-    return count
+def _images(page) -> int:
+    return sum(1 for x in xobjects(_resources(page), set()) if x.get("/Subtype") == "/Image")
 
 
 def _unique(problems: list[Problem]) -> list[Problem]:
@@ -327,7 +318,7 @@ def _resources(page):
 
 def _page_fonts(page) -> list[str]:
     missing = []
-    for font in _fonts_of(_resources(page), set()):
+    for font in _fonts_of(page):
         if font.get("/Subtype") == "/Type3":
             continue  # glyphs drawn in the file itself
         desc = font.get("/FontDescriptor")

@@ -17,6 +17,7 @@ import io
 from ..errors import PrintshopError, Problem
 from ..models import Game, Part
 from .flatten import VARIED_SHARE, flatten
+from .preflight import xobjects
 from .shops import OutputIntent
 from .separation import profile_path, separate
 
@@ -98,19 +99,8 @@ class _Recolour:
 
 
 def _forms(resources, seen: set) -> list:
-    out = []
-    if resources is None:
-        return out
-    xobjects = resources.get_object().get("/XObject")
-    for ref in (xobjects.get_object().values() if xobjects is not None else []):
-        key = getattr(ref, "idnum", None)
-        form = ref.get_object()
-        if form.get("/Subtype") != "/Form" or key in seen:
-            continue
-        seen.add(key)
-        out.append(form)
-        out.extend(_forms(form.get("/Resources"), seen))
-    return out
+    resources = resources.get_object() if resources is not None else None
+    return [x for x in xobjects(resources, seen) if x.get("/Subtype") == "/Form"]
 
 
 def _see_through(writer) -> bool:
