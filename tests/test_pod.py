@@ -161,7 +161,7 @@ def test_drivethrucards_pdf_is_cmyk_pdfx_with_an_output_intent(tmp_path):
     assert "/OutputIntents" in reader.trailer["/Root"]
     intent = reader.trailer["/Root"]["/OutputIntents"][0].get_object()
     assert intent["/S"] == "/GTS_PDFX"
-    assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1a:2003"
+    assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1:2003"
     assert len(reader.pages) == 12
     assert float(reader.pages[0].trimbox[0]) == pytest.approx(9.0, abs=0.05)
     rules = {w.rule for w in pdf_warnings(data, "stalls.pdf", True, None)}

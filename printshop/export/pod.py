@@ -9,24 +9,20 @@ its template to ``size.bleed``, which is set to cover the shop's bleed.
 
 from __future__ import annotations
 
-import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import raster
 from ..errors import PrintshopError, Problem
 from ..geometry import PrintOptions, card_size
-from ..impose import Face, Page, nest
+from ..impose import Face, Page, Placement, nest
 from ..models import Card, Game, Part
 from ..project import Project
 from ..text import _fmt
-from . import DECK_KINDS, default_out, drawing, load_one
+from . import DECK_KINDS, default_out, drawing, load_one, prepress
 from .preflight import CardSide, card_warnings, gs_binary, pdf_warnings
 from .shops import MM_PER_INCH, Product, Shop, shop as find_shop
 
-GS_TIMEOUT = 600
-OUTPUT_CONDITION = "CGATS TR 001"     # SWOP, the condition DriveThruCards' help page names
 
 
 @dataclass
@@ -166,6 +162,8 @@ def draw_deck(game: Game, shop: Shop, up: DeckUpload, files: dict[str, bytes],
     if one_back:
         up.one_back = up.slots[0].back
     if shop.upload == "pdf":
+        if shop.colour == "cmyk":      # PDF/X-1a: nothing see-through (prepress.py)
+            drawn = prepress.flat_faces(drawn, game, part, warnings)
         pages[up.slots[0].front] = card_pages(shop, product, g, drawn)
 
 
@@ -187,63 +185,11 @@ def card_pages(shop: Shop, product: Product, g: Geometry, drawn) -> list[Page]:
                                   f'fill="#fff"/><g transform="translate({_fmt(tx)} {_fmt(ty)})'
                                   f' scale({k:.6f})">{nest(face, 0.0, 0.0)}</g>')
                 page.trim_box = (bleed, bleed, W - 2 * bleed, H - 2 * bleed)
+                page.placements.append(Placement(tx, ty, k * face.w, k * face.h, k * face.bleed,
+                                                 side, card.id))
                 page.bleed_box = (0.0, 0.0, W, H)
                 out.append(page)
     return out
-
-
-def _icc_profile() -> Path | None:
-    found = sorted(Path("/usr/share/ghostscript").glob("*/iccprofiles/default_cmyk.icc"))
-    return found[-1] if found else None
-
-
-def pdfx_prefix(title: str, icc: Path | None) -> str:
-    """Return the PostScript that makes Ghostscript's pdfwrite write a PDF/X-1a:2003 file."""
-    title = "<FEFF" + title.encode("utf-16-be").hex().upper() + ">"  # any script, as PS hex
-    profile = ""
-    if icc is not None:
-        profile = (f"[/_objdef {{icc_PDFX}} /type /stream /OBJ pdfmark\n"
-                   f"[{{icc_PDFX}} << /N 4 >> /PUT pdfmark\n"
-                   f"[{{icc_PDFX}} ({icc}) (r) file /PUT pdfmark\n")
-    return (f"[ /GTS_PDFXVersion (PDF/X-1a:2003) /GTS_PDFXConformance (PDF/X-1a:2003) "
-            f"/Title {title} /Trapped /False /DOCINFO pdfmark\n{profile}"
-            "[/_objdef {OutputIntent_PDFX} /type /dict /OBJ pdfmark\n"
-            "[{OutputIntent_PDFX} << /Type /OutputIntent /S /GTS_PDFX "
-            f"/OutputCondition (SWOP) /OutputConditionIdentifier ({OUTPUT_CONDITION}) "
-            "/RegistryName (http://www.color.org) /Info (printshop)"
-            + (" /DestOutputProfile {icc_PDFX}" if icc is not None else "") +
-            " >> /PUT pdfmark\n"
-            "[{Catalog} << /OutputIntents [ {OutputIntent_PDFX} ] >> /PUT pdfmark\n")
-
-
-def to_pdfx(pdf: bytes, title: str) -> bytes:
-    """Convert an RGB PDF to CMYK PDF/X-1a:2003 with Ghostscript's pdfwrite."""
-    gs = gs_binary()
-    icc = _icc_profile()
-    with tempfile.TemporaryDirectory() as tmp:
-        src, out, prefix = Path(tmp) / "in.pdf", Path(tmp) / "out.pdf", Path(tmp) / "x.ps"
-        src.write_bytes(pdf)
-        prefix.write_text(pdfx_prefix(title, icc), encoding="ascii")
-        reads = [f"--permit-file-read={icc}"] if icc else []
-        cmd = [gs, "-q", "-dSAFER", *reads, "-dBATCH", "-dNOPAUSE", "-sDEVICE=pdfwrite",
-               "-dPDFX", "-dCompatibilityLevel=1.4", "-sColorConversionStrategy=CMYK",
-               "-sProcessColorModel=DeviceCMYK", "-dHaveTransparency=false",
-               "-dEmbedAllFonts=true", "-dSubsetFonts=true", "-dAutoRotatePages=/None",
-               f"-sOutputFile={out}", str(prefix), str(src)]
-        proc = subprocess.run(cmd, capture_output=True, timeout=GS_TIMEOUT,
-                              env={"SOURCE_DATE_EPOCH": _epoch(), "PATH": "/usr/bin:/bin"})
-        if proc.returncode != 0 or not out.exists():
-            message = (proc.stderr or proc.stdout).decode("utf-8", "replace").strip()[-300:]
-            raise PrintshopError(Problem("gs", f"Ghostscript could not convert {title} to "
-                                         f"PDF/X-1a: {message}"))
-        return out.read_bytes()
-
-
-def _epoch() -> str:
-    import os
-
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    return epoch if epoch.isdigit() else "946684800"
 
 
 def readme(game: Game, shop: Shop, uploads: list[DeckUpload], skipped: list[str],
@@ -307,7 +253,7 @@ def pod_export(game: Game, shop: Shop) -> PodExport:
     for name, deck_pages in pages.items():
         title = f"{game.manifest.name} — {name.removesuffix('.pdf')}"
         with drawing(game, name.removesuffix(".pdf")):
-            data = pages_to_pdf(deck_pages, title)
+            data = source = pages_to_pdf(deck_pages, title)
         cmyk = shop.colour == "cmyk"
         if cmyk and gs_binary() is None:
             pdf_note = (f"Ghostscript (gs) was not found: the PDFs are RGB, not the CMYK "
@@ -316,8 +262,10 @@ def pod_export(game: Game, shop: Shop) -> PodExport:
             warnings.append(Problem(name, pdf_note, rule="pod.cmyk"))
             cmyk = False
         elif cmyk:
-            data = to_pdfx(data, title)
-        warnings.extend(pdf_warnings(data, name, cmyk, shop.max_ink if cmyk else None))
+            data = prepress.to_cmyk_pdfx(data, title, shop.max_ink or 400,   # 400: no limit
+                                         shop.output_intent)
+        warnings.extend(pdf_warnings(data, name, cmyk, shop.max_ink if cmyk else None,
+                                     source, deck_pages))
         files[name] = data
     text = readme(game, shop, uploads, skipped, warnings, pdf_note)
     files["README.txt"] = text.encode("utf-8")

@@ -200,28 +200,105 @@ def image_dpi(side: CardSide) -> Iterator[str]:
 
 # The PDF as a whole
 
-def pdf_warnings(pdf: bytes, name: str, cmyk: bool, max_ink: int | None) -> list[Problem]:
-    """Check an upload PDF: fonts embedded; for CMYK shops no RGB, an output intent, ink."""
+def pdf_warnings(pdf: bytes, name: str, cmyk: bool, max_ink: int | None,
+                 source: bytes | None = None, pages=None) -> list[Problem]:
+    """Check an upload PDF: fonts embedded before conversion (``source``) and after, no page
+    turned into a picture; for CMYK shops no RGB, an output intent, and ink by place."""
     from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(pdf))
+    before = PdfReader(io.BytesIO(source)).pages if source is not None else None
     out = []
     for n, page in enumerate(reader.pages, start=1):
         for font in _page_fonts(page):
             out.append(Problem(name, f"page {n}: font {font} is not embedded",
                                rule="pod.fonts"))
+        if before is not None and n <= len(before):
+            out.extend(_lost(name, n, before[n - 1], page))
         if cmyk and _uses_rgb(page):
             out.append(Problem(name, f"page {n}: RGB colour left after conversion to CMYK",
                                rule="pod.cmyk"))
+        if cmyk and _see_through(page):
+            out.append(Problem(name, f"page {n}: something is drawn see-through, which "
+                               "PDF/X-1a does not allow (a gradient's or a picture's "
+                               "transparency)", rule="pod.transparency"))
     if cmyk and "/OutputIntents" not in reader.trailer["/Root"]:
         out.append(Problem(name, "no output intent: not a PDF/X file", rule="pod.cmyk"))
     if cmyk and max_ink:
-        ink = max_ink_percent(pdf)
-        if ink is not None and ink > max_ink:
-            out.append(Problem(name, f"total ink reaches {ink:.0f}% where the shop allows "
-                               f"{max_ink}%: lighten the darkest colours (rich black "
-                               f"#000 converts to about 300%)", rule="pod.ink"))
+        out.extend(ink_warnings(pdf, name, max_ink, pages))
     return _unique(out)
+
+
+def _lost(name: str, n: int, before, after) -> list[Problem]:
+    """Return what a page lost in conversion: its fonts (text made into pictures)."""
+    out = []
+    for font in _page_fonts(before):
+        out.append(Problem(name, f"page {n}: font {font} is not embedded (before "
+                           "conversion)", rule="pod.fonts"))
+    had, has = _font_names(before), _font_names(after)
+    if had - has:
+        out.append(Problem(name, f"page {n}: conversion lost its text in "
+                           f"{', '.join(sorted(had - has))}", rule="pod.fonts"))
+    if _images(after) > _images(before):
+        out.append(Problem(name, f"page {n}: conversion turned part of it into a picture",
+                           rule="pod.vector"))
+    return out
+
+
+def xobjects(resources, seen: set) -> Iterator:
+    """Yield each XObject a resource dictionary draws, and those its forms draw, once."""
+    found = resources.get("/XObject") if resources is not None else None
+    for ref in (found.get_object().values() if found else []):
+        key = getattr(ref, "idnum", id(ref))
+        if key in seen:
+            continue
+        seen.add(key)
+        x = ref.get_object()
+        yield x
+        if x.get("/Subtype") == "/Form" and "/Resources" in x:
+            yield from xobjects(x["/Resources"].get_object(), seen)
+
+
+def _drawn_resources(page) -> list:
+    """Return a page's resource dictionary and those of every form it draws."""
+    res = _resources(page)
+    return [res] + [x["/Resources"].get_object() for x in xobjects(res, set())
+                    if x.get("/Subtype") == "/Form" and "/Resources" in x]
+
+
+def _fonts_of(page) -> Iterator:
+    """Yield every font a page uses, forms' included."""
+    for res in _drawn_resources(page):
+        fonts_dict = res.get("/Font")
+        for _, ref in (fonts_dict.get_object().items() if fonts_dict else []):
+            yield ref.get_object()
+
+
+def _font_names(page) -> set[str]:
+    return {re.sub(r"^[A-Z]{6}\+", "", str(f.get("/BaseFont", "?")).lstrip("/"))
+            for f in _fonts_of(page)}
+
+
+def _see_through(page) -> bool:
+    """Return True when a page or a form it draws is a transparency group or sets alpha."""
+    for obj in [page, *xobjects(_resources(page), set())]:
+        group = obj.get("/Group")
+        if group is not None and group.get_object().get("/S") == "/Transparency":
+            return True
+        if obj.get("/Subtype") == "/Image" and obj.get("/SMask") is not None:
+            return True
+    for res in _drawn_resources(page):
+        states = res.get("/ExtGState")
+        for state in (states.get_object().values() if states else []):
+            state = state.get_object()
+            if float(state.get("/ca", 1)) < 1 or float(state.get("/CA", 1)) < 1 or \
+                    str(state.get("/SMask", "/None")) != "/None":
+                return True
+    return False
+
+
+def _images(page) -> int:
+    return sum(1 for x in xobjects(_resources(page), set()) if x.get("/Subtype") == "/Image")
 
 
 def _unique(problems: list[Problem]) -> list[Problem]:
@@ -241,9 +318,7 @@ def _resources(page):
 
 def _page_fonts(page) -> list[str]:
     missing = []
-    fonts_dict = _resources(page).get("/Font")
-    for _, ref in (fonts_dict.get_object().items() if fonts_dict else []):
-        font = ref.get_object()
+    for font in _fonts_of(page):
         if font.get("/Subtype") == "/Type3":
             continue  # glyphs drawn in the file itself
         desc = font.get("/FontDescriptor")
@@ -280,33 +355,104 @@ def gs_binary() -> str | None:
     return shutil.which("gs")
 
 
-def max_ink_percent(pdf: bytes, dpi: int = 36) -> float | None:
-    """Return the highest total ink (C+M+Y+K, %) of any pixel, rendered by Ghostscript."""
+INK_DPI = 48              # ink is measured at this resolution (enough for areas, not hairs)
+INK_SLACK = 1.0           # % over the limit a rendered pixel may show (8-bit rounding)
+WHOLE = 0.9               # ink over the limit on this share of a card is the whole card
+
+
+def ink_maps(pdf: bytes, page_numbers: list[int], dpi: int = INK_DPI) -> dict:
+    """Return each listed page's total ink (C+M+Y+K, %) per pixel, rendered by Ghostscript
+    in CMYK (an outside measurement of the file as the shop reads it); empty without gs."""
     import subprocess
     import tempfile
     from pathlib import Path
 
-    from PIL import Image, ImageMath
+    import numpy as np
+    from PIL import Image
 
     gs = gs_binary()
-    if gs is None:
-        return None
+    if gs is None or not page_numbers:
+        return {}
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "in.pdf"
         src.write_bytes(pdf)
-        worst = 0.0
-        proc = subprocess.run([gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc",
-                               f"-r{dpi}", f"-sOutputFile={tmp}/p%03d.tif", str(src)],
-                              capture_output=True, timeout=300)
+        listed = ",".join(str(n) for n in page_numbers)
+        proc = subprocess.run([gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE",
+                               "-sDEVICE=tiff32nc", f"-r{dpi}", f"-sPageList={listed}",
+                               f"-sOutputFile={tmp}/p%05d.tif", str(src)],
+                              capture_output=True, timeout=600)
         if proc.returncode != 0:
-            return None
-        for tif in sorted(Path(tmp).glob("p*.tif")):
+            return {}
+        out = {}
+        for n, tif in zip(page_numbers, sorted(Path(tmp).glob("p*.tif"))):
             with Image.open(tif) as im:
-                c, m, y, k = im.convert("CMYK").split()
-                if hasattr(ImageMath, "lambda_eval"):      # Pillow 11 and later
-                    total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"],
-                                                  c=c, m=m, y=y, k=k)
-                else:
-                    total = ImageMath.eval("c + m + y + k", c=c, m=m, y=y, k=k)
-                worst = max(worst, total.getextrema()[1] / 255 * 100)
-        return worst
+                out[n] = np.asarray(im, dtype=np.float32).sum(axis=2) / 2.55
+        return out
+
+
+def ink_warnings(pdf: bytes, name: str, max_ink: int, pages=None) -> list[Problem]:
+    """Return where total ink passes the shop's limit: each card side (from the pages'
+    placements) once, with the area in mm from its top-left trim corner."""
+    firsts: dict = {}
+    for n, page in enumerate(pages or [], start=1):
+        place = page.placements[0] if page.placements else None
+        key = (place.card_id, place.side) if place else n
+        firsts.setdefault(key, (n, page, place))
+    if pages is None:
+        from pypdf import PdfReader
+
+        firsts = {n: (n, None, None) for n in range(1, len(PdfReader(io.BytesIO(pdf)).pages)
+                                                   + 1)}
+    maps = ink_maps(pdf, [n for n, _, _ in firsts.values()])
+    out = []
+    for n, page, place in firsts.values():
+        total = maps.get(n)
+        if total is None:
+            continue
+        over = total > max_ink + INK_SLACK
+        if not over.any():
+            continue
+        out.append(Problem(name, _ink_place(total, over, n, page, place, max_ink),
+                           rule="pod.ink"))
+    return out
+
+
+def _ink_place(total, over, n: int, page, place, max_ink: int) -> str:
+    import numpy as np
+
+    h, w = total.shape
+    per_mm = w / page.width if page is not None else INK_DPI / 25.4
+    rows, cols = np.nonzero(over)
+    x0, x1 = cols.min() / per_mm, (cols.max() + 1) / per_mm
+    y0, y1 = rows.min() / per_mm, (rows.max() + 1) / per_mm
+    worst = float(total[over].max())
+    if place is None:
+        return (f"page {n}: total ink reaches {worst:.0f}% (the shop allows {max_ink}%) over "
+                f"{over.mean():.0%} of the page, x {x0:.0f} to {x1:.0f} mm, y {y0:.0f} to "
+                f"{y1:.0f} mm")
+    x, y = place.x * per_mm, place.y * per_mm
+    share = over.sum() / max(1.0, place.w * place.h * per_mm * per_mm)
+    where = "" if share >= WHOLE else _zones(over, x, y, place.w * per_mm, place.h * per_mm)
+    return (f"card '{place.card_id}' ({place.side}, page {n}): total ink reaches {worst:.0f}% "
+            f"(the shop allows {max_ink}%) over {min(share, 1.0):.0%} of the card{where}, x "
+            f"{x0 - place.x:.0f} to {x1 - place.x:.0f} mm, y {y0 - place.y:.0f} to "
+            f"{y1 - place.y:.0f} mm from its top-left trim corner")
+
+ZONES = (("top-left", "top", "top-right"), ("left", "middle", "right"),
+         ("bottom-left", "bottom", "bottom-right"))
+
+
+def _zones(over, x: float, y: float, w: float, h: float) -> str:
+    """Return where on a card (its ninths, the bleed counted with the nearest) ink is over."""
+    import numpy as np
+
+    rows, cols = np.nonzero(over)
+    col = np.clip(((cols - x) * 3 // max(w, 1)).astype(int), 0, 2)
+    row = np.clip(((rows - y) * 3 // max(h, 1)).astype(int), 0, 2)
+    ninth = max(1.0, w * h / 9)
+    shares = {}
+    for r, c in zip(row, col):
+        shares[(r, c)] = shares.get((r, c), 0) + 1
+    named = sorted(shares.items(), key=lambda kv: -kv[1])[:3]
+    return " (" + ", ".join(f"{min(1.0, v / ninth):.0%} of its {ZONES[r][c]} ninth"
+                            for (r, c), v in named) + ")"

@@ -55,6 +55,15 @@ class Names(Strict):
         return value
 
 
+class OutputIntent(Strict):
+    """The printing condition a shop's PDF/X upload is made for."""
+
+    condition: str
+    identifier: str
+    registry: str = Field(default="http://www.color.org", pattern=r"^https?://",
+                          means="an address")
+
+
 class Shop(Strict):
     """A print-on-demand shop: how its upload is made and the products it prints."""
 
@@ -65,6 +74,7 @@ class Shop(Strict):
     colour: Literal["rgb", "cmyk"]
     pdfx: Literal["", "PDF/X-1a:2003"] = ""
     max_ink: Annotated[int, Field(ge=100, le=400)] | None = None
+    output_intent: OutputIntent | None = None
     dpi: Annotated[int, Field(ge=72, le=1200)]
     backs: Literal["one", "per-card"]
     order: Literal["front-back", "back-front"]
