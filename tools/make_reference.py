@@ -36,6 +36,17 @@ HELPERS = {
              "`min_size` (at least 6 pt). Text that does not fit is an error naming the card. "
              "`icon_color=` colours the icons in the text.",
              "{{ text(card.text, 5, 58, 53, 24, size=style.type.body, color=style.ink) }}"),
+    "flow": ("Pour headed sections (a list of `{heading, body}`, from the sheet's data) "
+             "through `columns` columns of the box (x, y, w, h), page after page: this page's "
+             "share (`page=page`). On the first page the columns start at `first_y` (below a "
+             "title). Text is set at `size` and `heading_size`, never shrunk; a new line in a "
+             "body starts a paragraph; `**bold**`, `:icon:` and `• ` bullets work as in "
+             "`text`. A heading keeps with the first two lines of its body, a paragraph leaves "
+             "at least two lines at a column's foot and head, and the last page's columns are "
+             "balanced. With `pages: auto` the sheet has as many pages as the text needs; with "
+             "a number, text that needs more is an error.",
+             "{{ flow(data.sections, area.x, area.y, area.w, area.h - 8, page=page, "
+             "columns=2, first_y=area.y + 30, color=style.ink, heading_color=style.accent) }}"),
     "text_width": ("Measure one line of plain text, in mm.",
                    "{% set w = text_width(card.name, 12, 'title') %}"),
     "icon": ("Draw an icon in a square box: a name of the game's icons.yaml or of the shared "
@@ -132,7 +143,8 @@ KEYS = {
     "SheetComponent": {
         "template": "The page's template: sees `page`, `area` (the printable part: x, y, w, h "
                     "in mm), `data` and `params`.",
-        "pages": "How many pages the template draws (`page.index` 0, 1, ...).",
+        "pages": "How many pages the template draws (`page.index` 0, 1, ..., `page.count`); "
+                 "`auto`: as many as its `flow()` needs.",
         "orientation": "`portrait` or `landscape`.",
         "data": "A data file the template reads as `data`.",
         "duplex": "Print the pages double-sided.",
