@@ -309,7 +309,9 @@ def checks() -> list[str]:
     out = ["## Rule checks", "",
            "A mapping under `rules:` with an `id` and a `check`; its keys are in the table of "
            "a rule check above. A failure names the rule's id and a line: the card's where one "
-           "card is at fault, else the line where the deck's cards begin.", "",
+           "card is at fault, else the line where the deck's cards begin; a failure about the "
+           "whole game (a component without cards, a rule of a game's own code, an unknown "
+           "check), the line of the rule's entry in the manifest.", "",
            "| check | what it checks | example |", "|---|---|---|"]
     for name in CHECKS:
         what, example = CHECK_TEXT[name]
