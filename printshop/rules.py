@@ -178,7 +178,7 @@ def _field_of(part: Part, path: tuple, message: str) -> tuple:
     return path
 
 
-def _manifest(game: Game):
+def manifest_document(game: Game):
     """Return the label of the game's manifest and its document (None: it cannot be read)."""
     for name in MANIFEST_NAMES:
         path = Path(game.data_dir) / name
@@ -199,7 +199,7 @@ def manifest_place(game: Game, rule_id: str) -> tuple[str, tuple, int]:
     if index is None:
         index = next((i for i, n in enumerate(names)
                       if isinstance(n, str) and rule_id.startswith(n + ".")), None)
-    file, doc = _manifest(game)
+    file, doc = manifest_document(game)
     path = ("rules",) if index is None else ("rules", index)
     if doc is None:
         return file, path, 1

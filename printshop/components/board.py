@@ -27,8 +27,14 @@ def render_board(game: Game, part: Part, opts: PrintOptions):
     try:
         plan = tile_plan(w, h, opts, spec.overlap, asked)
     except TilingError as exc:
-        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", str(exc),
-                                     ("components", spec.id, "tiles"))) from None
+        from ..rules import manifest_document    # read again only for the problem's line
+
+        file, doc = manifest_document(game)
+        index = next(i for i, c in enumerate(game.manifest.components) if c.id == spec.id)
+        key = "tiles" if spec.tiles else "size"
+        line = doc.line(("components", index, key)) if doc is not None else None
+        raise PrintshopError(Problem(file, str(exc), ("components", spec.id, key),
+                                     line)) from None
     limits.check_pages(len(plan.tiles) + 1)  # and assembly
     title = f"{game.manifest.name} · {spec.name}"
     drawing = draw_board(game, part, opts)
