@@ -340,7 +340,9 @@ def _page(page) -> tuple[int, int | None]:
         raise TextError(f"flow(): page must be the sheet's page (write page=page), got "
                         f"{repr(page)[:40]}")
     count = page.get("count")
-    return page["index"], count if isinstance(count, int) else None
+    if page.get("auto") or not isinstance(count, int):
+        return page["index"], None
+    return page["index"], count
 
 
 def pages_needed(svg: str) -> int | None:

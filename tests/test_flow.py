@@ -209,3 +209,12 @@ def test_the_scaffold_rules_sheet_draws_without_collisions(scaffold):
     game = load_game(Project.open(str(scaffold)).game("harbour"))
     check = validate_game(game)
     assert not check.problems and not check.warnings, check.lines()
+
+
+def test_an_auto_sheet_gives_its_template_a_page_count_it_can_count_with(scaffold):
+    lengthen(scaffold, 4)
+    template = scaffold / "templates" / "harbour" / "rules.svg.j2"
+    template.write_text(template.read_text() + "\n<!-- pages after this one: "
+                        "{{ page.count - page.number }} -->\n")
+    drawn = ["".join(map(str, p.parts)) for p in sheet_pages(scaffold)]
+    assert [re.search(r"pages after this one: (\d+)", d).group(1) for d in drawn] == ["1", "0"]

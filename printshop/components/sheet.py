@@ -20,24 +20,30 @@ def render_sheet(game: Game, part: Part, opts: PrintOptions):
             "h": h - 2 * opts.margin - LABEL_BAND}
     ctx = base_context(game, opts)
 
-    def page(index: int, count: int | None) -> str:
+    auto = spec.pages == "auto"
+
+    def page(index: int, count: int) -> str:
         page_ctx = {**ctx, "data": part.data, "params": spec.params, "area": area,
                     "page": {"index": index, "number": index + 1, "count": count,
-                             "width": w, "height": h}}
+                             "auto": auto, "width": w, "height": h}}
         return draw(game, spec.template, page_ctx, f"page {index + 1} of {spec.id}")
 
-    count = spec.pages
-    if count == "auto":
-        # The first page, drawn with no count, says how many pages its flowing text needs;
-        # then every page is drawn knowing the count ("page 1 of 3").
-        count = pages_needed(page(0, None)) or 1
+    if auto:
+        # The first page says how many pages its flowing text needs (flow() writes it on
+        # its drawing); drawn again only if that is more than one ("page 1 of 3").
+        first = page(0, 1)
+        count = pages_needed(first) or 1
         if count > limits.current().max_output_pages:
             raise PrintshopError(Problem(
                 f"templates/{game.id}/{spec.template}", limits.exceeded(
                     "max_output_pages", f"its flowing text needs {count} pages",
                     limits.current().max_output_pages), ()))
-    pages = [Page(w, h, [page(index, count)], side="sheet",
-                  label=f"{game.manifest.name} · {spec.name}") for index in range(count)]
+        drawn = [first] if count == 1 else [page(i, count) for i in range(count)]
+    else:
+        count = spec.pages
+        drawn = [page(i, count) for i in range(count)]
+    pages = [Page(w, h, [body], side="sheet", label=f"{game.manifest.name} · {spec.name}")
+             for body in drawn]
     note = f"{count} page{'s' if count > 1 else ''}"
     if spec.duplex:
         note += ", print duplex"
