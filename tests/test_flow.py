@@ -218,3 +218,25 @@ def test_an_auto_sheet_gives_its_template_a_page_count_it_can_count_with(scaffol
                         "{{ page.count - page.number }} -->\n")
     drawn = ["".join(map(str, p.parts)) for p in sheet_pages(scaffold)]
     assert [re.search(r"pages after this one: (\d+)", d).group(1) for d in drawn] == ["1", "0"]
+
+
+def test_a_booklet_of_sections_flows_page_after_page(scaffold):
+    lengthen(scaffold, 3)
+    manifest = scaffold / "data" / "harbour" / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("rules:\n  - {id: twelve", (
+        "  - id: rulebook\n    kind: booklet\n    name: Rulebook\n    template: book.svg.j2\n"
+        "    data: rules.yaml\nrules:\n  - {id: twelve")))
+    (scaffold / "templates" / "harbour" / "book.svg.j2").write_text(
+        "{{ flow(data.sections, 12, 12, size.w - 24, size.h - 30, page=page, columns=1, "
+        "size=10) }}\n{{ text(page.number ~ ' / ' ~ page.count, 12, size.h - 14, size.w - 24,"
+        " 5, size=8, align='center') }}\n")
+    game = load_game(Project.open(str(scaffold)).game("harbour"))
+    check = validate_game(game)
+    assert not check.problems and not check.warnings, check.lines()
+    faces = RENDERERS["booklet"](game, game.part("rulebook"), PrintOptions()).faces["pages"]
+    assert len(faces) >= 3
+    plain = [re.sub(r"<[^>]+>", "", f.svg) for f in faces]
+    assert [p.strip().endswith(f"{k} / {len(faces)}") for k, p in enumerate(plain, 1)] == \
+        [True] * len(faces)
+    for k in range(3):
+        assert "".join(plain).count(f"Setting up {k}") == 1

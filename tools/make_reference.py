@@ -160,10 +160,12 @@ KEYS = {
                  "fits, when they cannot hold it. Default: the fewest pages.",
     },
     "BookletComponent": {
-        "template": "The template of each page (sees `entry`, `index`, `number`, `size`, "
-                    "`data`).",
+        "template": "The template of each page (sees `entry`, `index`, `number`, `page`, "
+                    "`size`, `data`).",
         "cover": "The cover's template.",
-        "data": "A file with `pages:`, one entry per page.",
+        "data": "A file with `pages:`, one entry per page; or with `sections:` and no "
+                "`pages:`, flowing text: the template calls `flow(data.sections, ..., "
+                "page=page)` and the booklet has as many pages as the text needs.",
         "page_size": "A paper name or `[w, h]` in mm (default `a5`), imposed two-up for "
                      "saddle stitching.",
     },

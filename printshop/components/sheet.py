@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from .. import limits
-from ..errors import PrintshopError, Problem
 from ..flow import pages_needed
 from ..geometry import LABEL_BAND, PrintOptions, paper_size
 from ..impose import Page
@@ -33,11 +32,7 @@ def render_sheet(game: Game, part: Part, opts: PrintOptions):
         # its drawing); drawn again only if that is more than one ("page 1 of 3").
         first = page(0, 1)
         count = pages_needed(first) or 1
-        if count > limits.current().max_output_pages:
-            raise PrintshopError(Problem(
-                f"templates/{game.id}/{spec.template}", limits.exceeded(
-                    "max_output_pages", f"its flowing text needs {count} pages",
-                    limits.current().max_output_pages), ()))
+        limits.check_pages(count, f"the flowing text of {spec.id}")
         drawn = [first] if count == 1 else [page(i, count) for i in range(count)]
     else:
         count = spec.pages
