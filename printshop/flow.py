@@ -103,8 +103,14 @@ def _sections(sections) -> list[tuple[str, str]]:
 def _set(text: str, width: float, size: float, family: str, icons: dict, line_height: float,
          hyphenate: str | None, extra: tuple) -> tuple[tuple, float]:
     """Break one paragraph into lines at ``size`` (never smaller); return (lines, em)."""
-    _, lines, _, em = textmod.layout(text, width, float("inf"), size, size, family, icons,
-                                     line_height, True, None, "left", hyphenate, extra)
+    try:
+        _, lines, _, em = textmod.layout(text, width, float("inf"), size, size, family, icons,
+                                         line_height, True, None, "left", hyphenate, extra)
+    except TextError as exc:
+        if "does not fit" not in str(exc):
+            raise
+        raise TextError(f"flow(): a word of {text[:50]!r} is wider than a column "
+                        f"({width:.1f} mm) at {size:g}pt") from None
     return tuple(lines), em
 
 

@@ -149,6 +149,13 @@ def test_a_heading_taller_than_a_column_is_an_error_not_a_loop():
              y=10, w=100, h=12)
 
 
+def test_a_word_wider_than_a_column_is_an_error_naming_it():
+    with pytest.raises(TextError, match=r"a word of 'Harbourmasterpieceworkshopkeeper.*"
+                                        r"wider than a column \(17\.0 mm\) at 10pt"):
+        flow([{"body": "Harbourmasterpieceworkshopkeeper"}], 0, 0, 40, 100,
+             page={"index": 0, "count": 1})
+
+
 def test_body_text_is_set_at_its_size_never_shrunk():
     pages, *_ = poured(SECTIONS)
     sizes = {round(p.block.em, 6) for page in pages for c in page for p in c
