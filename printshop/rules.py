@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Iterable
 
 from . import printed
@@ -17,8 +16,7 @@ from .errors import PrintshopError, Problem
 from .facts import check_table, load_facts, missing_restated
 from .games import load_plugins
 from .models import Card, CheckSpec, Game, Part
-from .project import MANIFEST_NAMES
-from .source import load_document
+from .source import manifest_document
 
 
 @dataclass(frozen=True)
@@ -176,19 +174,6 @@ def _field_of(part: Part, path: tuple, message: str) -> tuple:
         if holders:
             return holders[1] if len(holders) > 1 and _AGAIN.search(message) else holders[0]
     return path
-
-
-def manifest_document(game: Game):
-    """Return the label of the game's manifest and its document (None: it cannot be read)."""
-    for name in MANIFEST_NAMES:
-        path = Path(game.data_dir) / name
-        if path.is_file():
-            label = f"data/{game.id}/{name}"
-            try:   # read again only for a problem: a game read back from the cache has no lines
-                return label, load_document(path, label, Path(game.data_dir))
-            except PrintshopError:
-                return label, None
-    return f"data/{game.id}/game.yaml", None
 
 
 def manifest_place(game: Game, rule_id: str) -> tuple[str, tuple, int]:

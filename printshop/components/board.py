@@ -7,6 +7,7 @@ from ..geometry import PrintOptions
 from ..impose import Face
 from ..models import Game, Part
 from ..errors import PrintshopError, Problem
+from ..source import manifest_document
 from ..tiles import TilingError, impose_tiles, tile_plan
 from .base import Rendered, base_context, draw
 
@@ -27,8 +28,6 @@ def render_board(game: Game, part: Part, opts: PrintOptions):
     try:
         plan = tile_plan(w, h, opts, spec.overlap, asked)
     except TilingError as exc:
-        from ..rules import manifest_document    # read again only for the problem's line
-
         file, doc = manifest_document(game)
         index = next(i for i, c in enumerate(game.manifest.components) if c.id == spec.id)
         key = "tiles" if spec.tiles else "size"
