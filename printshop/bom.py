@@ -293,7 +293,20 @@ def bom_text(bom: Bom) -> str:
     if bom.get:
         out += ["", "Also get:"]
         out += [f"  {line}" for line in bom.get]
+    if any(p.kind in ("board", "sheet") for p in bom.printed):
+        out += ["", *printable_lines(bom.paper_size, paper)]
     return "\n".join(out) + "\n"
+
+
+def printable_lines(paper_size: str, paper: str) -> list[str]:
+    """Return what a board or a sheet may use of one page of the paper, in mm."""
+    from .tiles import printable_area
+
+    area = {k: f"{w:g} x {h:g}" for k, (w, h) in printable_area(paper_size).items()}
+    return [f"Printable area on {paper}, in mm (a board's size, a sheet's area):",
+            f"  one page          {area['portrait']} portrait, {area['landscape']} landscape",
+            f"  one board tile    {area['portrait tile']} portrait, {area['landscape tile']} "
+            "landscape (glue strip included)"]
 
 
 def plan(project: Project, game_id: str, opts: PrintOptions | None = None) -> Bom:

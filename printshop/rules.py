@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Iterable
 
 from . import printed
@@ -17,7 +16,7 @@ from .errors import PrintshopError, Problem
 from .facts import check_table, load_facts, missing_restated
 from .games import load_plugins
 from .models import Card, CheckSpec, Game, Part
-from .source import load_document
+from .source import manifest_document
 
 
 @dataclass(frozen=True)
@@ -177,30 +176,27 @@ def _field_of(part: Part, path: tuple, message: str) -> tuple:
     return path
 
 
-def _manifest_line(game: Game, rule_id: str) -> int | None:
-    """Return the line of game.yaml's rules entry that runs a rule: its own, else its set's."""
+def manifest_place(game: Game, rule_id: str) -> tuple[str, tuple, int]:
+    """Return (file, key path, line) of the manifest's rules entry that runs a rule: its own,
+    else its rule set's, else the `rules:` list itself (a rule every such game runs)."""
     names = [e if isinstance(e, str) else getattr(e, "id", None) for e in game.manifest.rules]
     index = next((i for i, n in enumerate(names) if n == rule_id), None)
     if index is None:
         index = next((i for i, n in enumerate(names)
                       if isinstance(n, str) and rule_id.startswith(n + ".")), None)
-    if index is None:
-        return None
-    try:   # read again only for a problem: a game read back from the cache has no lines
-        doc = load_document(Path(game.data_dir) / "game.yaml", f"data/{game.id}/game.yaml",
-                            Path(game.data_dir))
-    except PrintshopError:
-        return None
-    return doc.line(("rules", index))
+    file, doc = manifest_document(game)
+    path = ("rules",) if index is None else ("rules", index)
+    if doc is None:
+        return file, path, 1
+    return file, path, doc.line(path) or doc.line(("rules",)) or 1
 
 
 def locate(game: Game, finding: Finding, rule_id: str) -> Problem:
     """Turn a Finding into a Problem at the line of the field that breaks the rule: the
     card's field, the value a message quotes, a deck's card list, or the manifest's entry of
-    the rule when no component is involved."""
+    the rule when no component's data is involved. Every problem it makes has a line."""
     if finding.file is not None:
         return Problem(finding.file, finding.message, finding.path, finding.line, rule_id)
-    file = f"data/{game.id}/game.yaml"
     line, path = None, finding.path
     part = None
     if finding.part:
@@ -209,7 +205,6 @@ def locate(game: Game, finding: Finding, rule_id: str) -> Problem:
         except KeyError:
             part = None
     if part is not None and part.data_file:
-        file = part.data_file
         index = next((i for i, card in enumerate(part.cards) if card.id == finding.card), None) \
             if finding.card else None
         if index is not None:
@@ -222,10 +217,11 @@ def locate(game: Game, finding: Finding, rule_id: str) -> Problem:
             # before any card, so the studio links it to the component, not its first card
             path = ("cards",) if part.cards else ()
             line = part.line(()) or 1
-    else:
-        line = _manifest_line(game, rule_id)
-        path = finding.path or ("rules",)
-    return Problem(file, finding.message, path, line, rule_id)
+        if line is not None:
+            return Problem(part.data_file, finding.message, path, line, rule_id)
+    # About the whole game, or a place its data no longer has: the rule's manifest line.
+    file, _, line = manifest_place(game, rule_id)
+    return Problem(file, finding.message, finding.path or ("rules",), line, rule_id)
 
 
 def rule_games(game: Game) -> set[str]:
@@ -256,15 +252,15 @@ def validate(game: Game) -> list[Problem]:
         if isinstance(entry, CheckSpec):
             check = CHECKS.get(entry.check)
             if check is None:
-                problems.append(Problem(f"data/{game.id}/game.yaml",
-                                        f"unknown check '{entry.check}'; known checks: "
-                                        f"{', '.join(CHECKS)}", ("rules",),
-                                        _manifest_line(game, entry.id), entry.id))
+                file, _, line = manifest_place(game, entry.id)
+                problems.append(Problem(file, f"unknown check '{entry.check}'; known checks: "
+                                        f"{', '.join(CHECKS)}", ("rules",), line,
+                                        entry.id))
                 continue
             problems.extend(locate(game, f, entry.id) for f in check(game, entry))
         elif entry not in RULES:
-            problems.append(Problem(f"data/{game.id}/game.yaml", f"unknown rule '{entry}'",
-                                    ("rules",), _manifest_line(game, entry), entry))
+            file, _, line = manifest_place(game, entry)
+            problems.append(Problem(file, f"unknown rule '{entry}'", ("rules",), line, entry))
         else:
             _, fn = RULES[entry]
             try:

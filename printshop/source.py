@@ -367,3 +367,19 @@ def load_document(path: Path, label: str, root: Path | None = None) -> Document:
         return parser(text, label)
     except RecursionError:
         raise PrintshopError(Problem(label, "not valid data: nested too deeply")) from None
+
+
+def manifest_document(game) -> tuple[str, Document | None]:
+    """Return the label of a loaded game's manifest and its document, read again for a
+    problem's line (a game read back from the load cache has no lines); None if unreadable."""
+    from .project import MANIFEST_NAMES
+
+    for name in MANIFEST_NAMES:
+        path = Path(game.data_dir) / name
+        if path.is_file():
+            label = f"data/{game.id}/{name}"
+            try:
+                return label, load_document(path, label, Path(game.data_dir))
+            except PrintshopError:
+                return label, None
+    return f"data/{game.id}/game.yaml", None

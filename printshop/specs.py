@@ -96,7 +96,8 @@ class SheetComponent(ComponentBase):
 
     kind: Literal["sheet"]
     template: str
-    pages: int = Field(1, ge=1, le=200)
+    # How many pages the template draws; `auto`: as many as its flow() needs.
+    pages: Annotated[int, Field(ge=1, le=200)] | Literal["auto"] = 1
     orientation: Literal["portrait", "landscape"] = "portrait"
     data: str | None = None
     duplex: bool = False

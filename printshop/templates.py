@@ -29,6 +29,7 @@ from markupsafe import Markup, escape
 
 from . import limits
 from . import drawing
+from . import flow as flowmod
 from . import text as textmod
 from .errors import PrintshopError
 from .guard import read_project_file
@@ -601,17 +602,10 @@ def _icon_fragment(icons: dict[str, str], name, helper: str = "icon") -> str:
                             "game-icons:NAME)")
 
 
-def _coloured(fragment: str, color: str | None) -> str:
-    """Return an icon's fragment with ``currentColor`` (in fills and strokes) made ``color``."""
-    if "currentColor" not in fragment:
-        return fragment
-    return fragment.replace("currentColor", str(escape(color)) if color else "#000")
-
-
 def _icon(icons: dict[str, str], name, x: float, y: float, size: float,
           color: str | None = None) -> Markup:
     """Draw an icon of the game's set, or of a shipped set (game-icons:anvil), in a box."""
-    fragment = _coloured(_icon_fragment(icons, name), color)
+    fragment = textmod.recolour(_icon_fragment(icons, name), color)
     return textmod.icon_svg(fragment, x, y, size, color)
 
 
@@ -644,7 +638,7 @@ def _picture(base: Path, icons: dict[str, str], name, x: float, y: float, w: flo
     if PurePosixPath(name).suffix.lower() in IMAGE_TYPES:
         return _image(base, name, x, y, w, h, fit)
     side = min(w, h)
-    fragment = _coloured(_icon_fragment(icons, name, "picture"), color)
+    fragment = textmod.recolour(_icon_fragment(icons, name, "picture"), color)
     return textmod.icon_svg(fragment, x + (w - side) / 2, y + (h - side) / 2, side, color)
 
 
@@ -665,6 +659,8 @@ def make_environment(template_dirs: list[Path], icons: dict[str, str],
     env.globals.update(
         text=Remembered(partial(textmod.text_box, icons=all_icons, hyphenate=hyphenate,
                                 fonts_by_name=game_fonts or None)),
+        flow=partial(flowmod.flow, icons=all_icons, hyphenate=hyphenate,
+                     fonts_by_name=game_fonts or None),
         text_width=partial(textmod.text_width, fonts_by_name=game_fonts or None),
         icon=partial(_icon, all_icons),
         has_icon=lambda name: name in all_icons or _set_icon_or_none(name) is not None,

@@ -554,12 +554,18 @@ def text_box(text, x: float, y: float, w: float, h: float, size: float = 9,
     face = fonts.face(family)
     block = ((len(lines) - 1) * line_height + face.ascent + face.descent) * em
     top = y + {"top": 0.0, "middle": (h - block) / 2, "bottom": h - block}[valign]
+    baselines = [top + face.ascent * em + n * line_height * em for n in range(len(lines))]
+    return draw_lines(lines, baselines, x, w, em, family, color, align, icons, icon_color)
+
+
+def draw_lines(lines, baselines, x: float, w: float, em: float, family: str, color: str,
+               align: str, icons: dict[str, str], icon_color: str | None = None) -> Markup:
+    """Return SVG drawing laid-out lines, each on its baseline (mm), in a column (x, w)."""
     # The size to a millionth: glyphs are placed with the font's own advances at this size.
     out = [f'<text class="{RUN_CLASS}" font-family="{family}" font-size="{_fmt(em, 6)}" '
            f'fill="{escape(color)}">']
     icon_out = []
-    for n, line in enumerate(lines):
-        baseline = top + face.ascent * em + n * line_height * em
+    for line, baseline in zip(lines, baselines):
         start = x + line.indent * em + {"left": 0.0, "center": (w - line.width * em) / 2,
                                         "right": w - line.width * em}[align]
         cursor = start
@@ -573,8 +579,10 @@ def text_box(text, x: float, y: float, w: float, h: float, size: float = 9,
                 cursor += item * em
                 continue
             if item.icon:
-                icon_out.append(icon_svg(icons[item.icon], cursor + 0.025 * em,
-                                         baseline - 0.86 * em, em, icon_color))
+                # currentColor is the text's colour, as in CSS, unless icon_color names one
+                fragment = recolour(icons[item.icon], icon_color or color)
+                icon_out.append(icon_svg(fragment, cursor + 0.025 * em, baseline - 0.86 * em,
+                                         em, icon_color))
                 run, pending_space = None, None
             elif item.text and (run is not None or not item.text.isspace()):
                 # (a space between two icons starts no run: it only moves the cursor)
@@ -589,6 +597,13 @@ def text_box(text, x: float, y: float, w: float, h: float, size: float = 9,
         out.extend(r.svg(baseline, family, em) for r in runs)
     out.append("</text>")
     return Markup("<g>" + "".join(out) + "".join(icon_out) + "</g>")
+
+
+def recolour(fragment: str, color: str | None) -> str:
+    """Return an icon's fragment with ``currentColor`` (in fills and strokes) made ``color``."""
+    if "currentColor" not in fragment:
+        return fragment
+    return fragment.replace("currentColor", str(escape(color)) if color else "#000")
 
 
 def icon_svg(fragment: str, x: float, y: float, size: float, color: str | None = None) -> Markup:

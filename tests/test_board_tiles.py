@@ -55,5 +55,7 @@ def test_build_refuses_the_tiling_located_at_the_component(tmp_path):
                                      "    tiles: [2, 1]"))
     done = subprocess.run(run, capture_output=True, text=True)
     assert done.returncode == 1
-    assert "data/harbour-lights/game.yaml: components.board.tiles: 2 x 1 tiles cannot hold" \
-        in done.stderr
+    line = next(n for n, text in enumerate(manifest.read_text().splitlines(), 1)
+                if text.startswith("    tiles: [2, 1]"))
+    assert f"data/harbour-lights/game.yaml:{line}: components.board.tiles: 2 x 1 tiles cannot " \
+        "hold" in done.stderr

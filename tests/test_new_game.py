@@ -38,7 +38,7 @@ def test_new_makes_a_complete_folder(new_game):
     data = new_game / "data" / "harbour-lights"
     templates = new_game / "templates" / "harbour-lights"
     assert {p.name for p in data.iterdir()} == {"game.yaml", "cards.yaml", "coins.yaml",
-                                                 "README.md"}
+                                                 "rules.yaml", "README.md"}
     assert (templates / "icons.yaml").read_text().count("game-icons:") >= 3
     manifest = (data / "game.yaml").read_text()
     assert "name: Harbour Lights" in manifest and "@" not in manifest.split("designer")[0]

@@ -36,6 +36,17 @@ HELPERS = {
              "`min_size` (at least 6 pt). Text that does not fit is an error naming the card. "
              "`icon_color=` colours the icons in the text.",
              "{{ text(card.text, 5, 58, 53, 24, size=style.type.body, color=style.ink) }}"),
+    "flow": ("Pour headed sections (a list of `{heading, body}`, from the sheet's data) "
+             "through `columns` columns of the box (x, y, w, h), page after page: this page's "
+             "share (`page=page`). On the first page the columns start at `first_y` (below a "
+             "title). Text is set at `size` and `heading_size`, never shrunk; a new line in a "
+             "body starts a paragraph; `**bold**`, `:icon:` and `• ` bullets work as in "
+             "`text`. A heading keeps with the first two lines of its body, a paragraph leaves "
+             "at least two lines at a column's foot and head, and the last page's columns are "
+             "balanced. With `pages: auto` the sheet has as many pages as the text needs; with "
+             "a number, text that needs more is an error.",
+             "{{ flow(data.sections, area.x, area.y, area.w, area.h - 8, page=page, "
+             "columns=2, first_y=area.y + 30, color=style.ink, heading_color=style.accent) }}"),
     "text_width": ("Measure one line of plain text, in mm.",
                    "{% set w = text_width(card.name, 12, 'title') %}"),
     "icon": ("Draw an icon in a square box: a name of the game's icons.yaml or of the shared "
@@ -132,7 +143,8 @@ KEYS = {
     "SheetComponent": {
         "template": "The page's template: sees `page`, `area` (the printable part: x, y, w, h "
                     "in mm), `data` and `params`.",
-        "pages": "How many pages the template draws (`page.index` 0, 1, ...).",
+        "pages": "How many pages the template draws (`page.index` 0, 1, ..., `page.count`); "
+                 "`auto`: as many as its `flow()` needs.",
         "orientation": "`portrait` or `landscape`.",
         "data": "A data file the template reads as `data`.",
         "duplex": "Print the pages double-sided.",
@@ -148,10 +160,12 @@ KEYS = {
                  "fits, when they cannot hold it. Default: the fewest pages.",
     },
     "BookletComponent": {
-        "template": "The template of each page (sees `entry`, `index`, `number`, `size`, "
-                    "`data`).",
+        "template": "The template of each page (sees `entry`, `index`, `number`, `page`, "
+                    "`size`, `data`).",
         "cover": "The cover's template.",
-        "data": "A file with `pages:`, one entry per page.",
+        "data": "A file with `pages:`, one entry per page; or with `sections:` and no "
+                "`pages:`, flowing text: the template calls `flow(data.sections, ..., "
+                "page=page)` and the booklet has as many pages as the text needs.",
         "page_size": "A paper name or `[w, h]` in mm (default `a5`), imposed two-up for "
                      "saddle stitching.",
     },
@@ -297,7 +311,9 @@ def checks() -> list[str]:
     out = ["## Rule checks", "",
            "A mapping under `rules:` with an `id` and a `check`; its keys are in the table of "
            "a rule check above. A failure names the rule's id and a line: the card's where one "
-           "card is at fault, else the line where the deck's cards begin.", "",
+           "card is at fault, else the line where the deck's cards begin; a failure about the "
+           "whole game (a component without cards, a rule of a game's own code, an unknown "
+           "check), the line of the rule's entry in the manifest.", "",
            "| check | what it checks | example |", "|---|---|---|"]
     for name in CHECKS:
         what, example = CHECK_TEXT[name]

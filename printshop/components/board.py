@@ -7,6 +7,7 @@ from ..geometry import PrintOptions
 from ..impose import Face
 from ..models import Game, Part
 from ..errors import PrintshopError, Problem
+from ..source import manifest_document
 from ..tiles import TilingError, impose_tiles, tile_plan
 from .base import Rendered, base_context, draw
 
@@ -27,8 +28,12 @@ def render_board(game: Game, part: Part, opts: PrintOptions):
     try:
         plan = tile_plan(w, h, opts, spec.overlap, asked)
     except TilingError as exc:
-        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", str(exc),
-                                     ("components", spec.id, "tiles"))) from None
+        file, doc = manifest_document(game)
+        index = next(i for i, c in enumerate(game.manifest.components) if c.id == spec.id)
+        key = "tiles" if spec.tiles else "size"
+        line = doc.line(("components", index, key)) if doc is not None else None
+        raise PrintshopError(Problem(file, str(exc), ("components", spec.id, key),
+                                     line)) from None
     limits.check_pages(len(plan.tiles) + 1)  # and assembly
     title = f"{game.manifest.name} · {spec.name}"
     drawing = draw_board(game, part, opts)

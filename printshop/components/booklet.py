@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .. import limits
+from ..flow import pages_needed
 from ..geometry import PrintOptions, card_size, paper_size
 from ..impose import Face, impose_booklet
 from ..models import Game, Part
@@ -22,17 +24,32 @@ def render_booklet(game: Game, part: Part, opts: PrintOptions):
     """Draw the cover and every entry's page, then impose them two-up."""
     spec = part.spec
     w, h = booklet_page_size(spec)
-    entries = (part.data or {}).get("pages", []) if isinstance(part.data, dict) else []
+    data = part.data if isinstance(part.data, dict) else {}
+    entries = data.get("pages", [])
+    # A booklet of flowing text: `sections:` and no `pages:`; its template calls flow().
+    flowing = "sections" in data and "pages" not in data
     ctx = {**base_context(game, opts), "data": part.data, "size": {"w": w, "h": h}}
     faces = []
     if spec.cover:
         faces.append(Face(draw(game, spec.cover, {**ctx, "number": 1}, f"cover of {spec.id}"),
                           w, h, 0.0))
-    for i, entry in enumerate(entries):
-        number = len(faces) + 1
-        svg = draw(game, spec.template, {**ctx, "entry": entry, "index": i, "number": number},
-                   f"page {number} of {spec.id}")
-        faces.append(Face(svg, w, h, 0.0))
+    first = len(faces) + 1
+
+    def page(i: int, entry, count: int) -> str:
+        number = first + i
+        page_ctx = {**ctx, "entry": entry, "index": i, "number": number,
+                    "page": {"index": i, "number": number, "count": count, "auto": flowing}}
+        return draw(game, spec.template, page_ctx, f"page {number} of {spec.id}")
+
+    if flowing:
+        drawn = [page(0, None, 1)]
+        count = pages_needed(drawn[0]) or 1
+        limits.check_pages(count, f"the flowing text of {spec.id}")
+        if count > 1:
+            drawn = [page(i, None, count) for i in range(count)]
+    else:
+        drawn = [page(i, entry, len(entries)) for i, entry in enumerate(entries)]
+    faces.extend(Face(svg, w, h, 0.0) for svg in drawn)
     title = f"{game.manifest.name} · {spec.name}"
     pages = impose_booklet(faces, opts, title)
     sheets = len(pages) // 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .. import limits
+from ..flow import pages_needed
 from ..geometry import LABEL_BAND, PrintOptions, paper_size
 from ..impose import Page
 from ..models import Game, Part
@@ -16,15 +18,28 @@ def render_sheet(game: Game, part: Part, opts: PrintOptions):
     area = {"x": opts.margin, "y": opts.margin, "w": w - 2 * opts.margin,
             "h": h - 2 * opts.margin - LABEL_BAND}
     ctx = base_context(game, opts)
-    pages = []
-    for index in range(spec.pages):
+
+    auto = spec.pages == "auto"
+
+    def page(index: int, count: int) -> str:
         page_ctx = {**ctx, "data": part.data, "params": spec.params, "area": area,
-                    "page": {"index": index, "number": index + 1, "count": spec.pages,
-                             "width": w, "height": h}}
-        body = draw(game, spec.template, page_ctx, f"page {index + 1} of {spec.id}")
-        pages.append(Page(w, h, [body], side="sheet",
-                          label=f"{game.manifest.name} · {spec.name}"))
-    note = f"{spec.pages} page{'s' if spec.pages > 1 else ''}"
+                    "page": {"index": index, "number": index + 1, "count": count,
+                             "auto": auto, "width": w, "height": h}}
+        return draw(game, spec.template, page_ctx, f"page {index + 1} of {spec.id}")
+
+    if auto:
+        # The first page says how many pages its flowing text needs (flow() writes it on
+        # its drawing); drawn again only if that is more than one ("page 1 of 3").
+        first = page(0, 1)
+        count = pages_needed(first) or 1
+        limits.check_pages(count, f"the flowing text of {spec.id}")
+        drawn = [first] if count == 1 else [page(i, count) for i in range(count)]
+    else:
+        count = spec.pages
+        drawn = [page(i, count) for i in range(count)]
+    pages = [Page(w, h, [body], side="sheet", label=f"{game.manifest.name} · {spec.name}")
+             for body in drawn]
+    note = f"{count} page{'s' if count > 1 else ''}"
     if spec.duplex:
         note += ", print duplex"
     return Rendered(spec.id, spec.name, pages, spec.duplex, note)
