@@ -392,3 +392,45 @@ def test_an_order_larger_than_the_product_is_split():
     assert [o.id for o in orders] == ["double-deck-1", "double-deck-2"]
     assert [o.count for o in orders] == [60, 50]
     assert shop.products["poker"].quantity.ordered(50) == 54, "MPC's steps of 18"
+
+
+BOARD_SHOP = """shops:
+  boards:
+    name: Board Shop
+    url: https://boards.example/
+    upload: images
+    file_type: png
+    colour: rgb
+    dpi: 72
+    backs: one
+    order: front-back
+    copies_in_name: false
+    next_steps: go
+    names: {{front: 'a.png', back: b.png, card_back: c.png}}
+    products:
+      board: {{name: Board, kind: board, size: [{w}, {h}], bleed: 0, safe: 0,
+              url: https://boards.example/b}}
+"""
+
+
+@pytest.mark.parametrize("w, h", [(1440, 1152), (1152, 1440)])
+def test_a_board_is_one_image_at_its_products_size_turned_to_fit(tmp_path, w, h):
+    """A 400 x 300 mm board on a 20 x 16 in board (16 x 20 in: turned) at 72 dpi, at its own
+    size, centred on white."""
+    from test_tts import board_project
+
+    shop = parse_shops(BOARD_SHOP.format(w=w, h=h), "shops.yaml")["boards"]
+    game = pod.load_one(pod.Project.open(board_project(tmp_path)), "lantern-fair")
+    result = pod.pod_export(game, shop)
+    im = Image.open(io.BytesIO(result.files["map.png"])).convert("RGB")
+    assert im.size == (w, h)
+    import numpy as np
+    ys, xs = np.nonzero(np.all(np.asarray(im) == (0x77, 0xaa, 0x66), axis=2))
+    long_px, short_px = 400 / 25.4 * 72, 300 / 25.4 * 72
+    bw, bh = (long_px, short_px) if w > h else (short_px, long_px)
+    assert max(xs) - min(xs) + 1 == pytest.approx(bw, abs=2)
+    assert max(ys) - min(ys) + 1 == pytest.approx(bh, abs=2)
+    assert (min(xs) + max(xs)) / 2 == pytest.approx(w / 2, abs=1.5), "centred"
+    assert im.getpixel((0, 0)) == (255, 255, 255)
+    assert "1. Board: 'map'" in result.readme and "file: map.png" in result.readme
+    assert "deck 'stalls'" in result.readme.split("Not sold by Board Shop:")[1]

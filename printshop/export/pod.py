@@ -178,7 +178,7 @@ def board_png(game: Game, shop: Shop, order: Order) -> bytes:
     with drawing(game, part.id):
         face = Face(draw(game, part.spec.template, ctx, f"board {part.id}"), w, h, 0.0)
         W, H = (shop.inches_mm(v) for v in product.size)
-        turn = (w > h) != (W > H)
+        turn = (w - h) * (W - H) < 0     # a landscape board on a portrait product
         bw, bh = (h, w) if turn else (w, h)
         # the upload shows the board's trim at its scale; the rest of the page is white
         mx = (W / order.scale - bw) / 2
@@ -261,7 +261,7 @@ def readme(game: Game, shop: Shop, orders: list[Order], sheets: list[Order],
     if missing:
         out.append(f"Not sold by {shop.name}:")
         for part, why in missing:
-            others = elsewhere(part, shops(), _key(shop))
+            others = elsewhere(part, shops().values(), shop)
             where = (f" Sold by {', '.join(others)}." if others else
                      " No shop here sells it: print it from the print-and-play PDF.")
             out.append(f"  {part.kind} '{part.id}' ({part.spec.name}): {why}.{where}")
@@ -277,10 +277,6 @@ def readme(game: Game, shop: Shop, orders: list[Order], sheets: list[Order],
         out.append("Pre-flight: no warnings (text in the safe zone, bleed filled, images at "
                    f"{shop.dpi} dpi, fonts embedded).")
     return "\n".join(out) + "\n"
-
-
-def _key(shop: Shop) -> str:
-    return next(k for k, s in shops().items() if s is shop)
 
 
 def order_line(shop: Shop, order: Order) -> str:

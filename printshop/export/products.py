@@ -187,7 +187,6 @@ def _name(orders: list[Order], key: str) -> None:
         order.id = base if len(same) == 1 else f"{base}-{same.index(n) + 1}"
 
 
-def elsewhere(part: Part, shops: dict[str, Shop], here: str) -> list[str]:
+def elsewhere(part: Part, shops, here: Shop) -> list[str]:
     """Return the names of the other shops with a product for a component."""
-    return [s.name for key, s in shops.items() if key != here and
-            not isinstance(place(s, part), str)]
+    return [s.name for s in shops if s != here and not isinstance(place(s, part), str)]

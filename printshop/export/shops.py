@@ -139,7 +139,7 @@ class Shop(Strict):
             if product.kind not in kinds:
                 continue
             pw, ph = self.trim_mm(product)
-            if (w > h) != (pw > ph):
+            if (w - h) * (pw - ph) < 0:
                 pw, ph = ph, pw
             scale = min(1.0, pw / w, ph / h)
             if scale >= MIN_SCALE and (w * scale) * (h * scale) >= MIN_FILL * pw * ph:
