@@ -389,3 +389,51 @@ def test_the_cli_offers_every_deck_list_format():
     from printshop.export.decklist import FORMATS
 
     assert sorted(DECKLIST_FORMATS) == sorted(FORMATS)
+
+
+# Around the exports: --out -, --quiet, the progress bar
+
+@pytest.mark.parametrize("command", [["png"], ["tts"], ["pod", "--shop", "tgc"]])
+def test_out_dash_is_refused_where_an_export_writes_a_folder(command, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("export", command[0], "lantern-fair", "--project", EXAMPLE, *command[1:],
+                 "--out", "-")
+    assert result.exit_code == 2
+    assert "'-' (standard output) takes a single file, and this export writes a folder" in \
+        result.output
+    assert not (tmp_path / "-").exists() and not (tmp_path / "output").exists()
+
+
+def test_quiet_exports_print_nothing(tmp_path):
+    result = run("export", "png", "lantern-fair", "--project", EXAMPLE, "--out", tmp_path,
+                 "--dpi", "30", "--deck", "coins", "--quiet")
+    assert result.exit_code == 0 and result.output == ""
+    assert (tmp_path / "coins" / "one.png").is_file()
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_shows_on_a_terminal_after_a_second_and_is_cleared(monkeypatch):
+    from printshop import cli
+
+    err = FakeTerminal()
+    monkeypatch.setattr(cli.sys, "stderr", err)
+    now = [100.0]
+    with cli._Progress("tgc", quiet=False) as bar:
+        bar.clock, bar.start = (lambda: now[0]), now[0]
+        bar(1, 4)
+        assert err.getvalue() == "", "nothing in the first second"
+        now[0] = 101.5
+        bar(2, 4)
+        assert err.getvalue() == "\rtgc [###############...............] 2/4"
+    line = "\rtgc [###############...............] 2/4"
+    assert err.getvalue() == line + "\r" + " " * len(line) + "\r", "cleared at the end"
+    quiet = FakeTerminal()
+    monkeypatch.setattr(cli.sys, "stderr", quiet)
+    with cli._Progress("tgc", quiet=True) as bar:
+        bar.clock, bar.start = (lambda: 1e9), 0.0
+        bar(2, 4)
+    assert quiet.getvalue() == ""
