@@ -349,13 +349,16 @@ def test_deity_is_one_72_card_deck_with_mixed_backs_where_backs_go_per_card():
     _, _, orders = orders_of("deity", "thegamecrafter")
     assert summary(orders) == [("nations+interventions", "poker", 8, 1),
                                ("civilization+progression", "poker", 64, 1)]
+    assert [o.note for o in orders] == ["", ""], "no deck was split"
 
 
 def test_a_deck_with_two_backs_is_split_where_the_shop_takes_one():
     _, _, orders = orders_of("civilizations-cards", "thegamecrafter")
     assert summary(orders) == [("double-deck-1", "poker", 55, 1),
                                ("double-deck-2", "poker", 55, 1)]
-    assert "split by back" in orders[0].note
+    assert orders[0].note == orders[1].note == (
+        "deck 'double-deck' is split over 2 orders: its cards have different backs and The "
+        "Game Crafter takes one back per Poker Deck")
     _, _, orders = orders_of("civilizations-cards", "makeplayingcards")
     assert summary(orders) == [("double-deck", "poker", 110, 2)]
     _, _, orders = orders_of("cvlizations", "thegamecrafter")
@@ -391,6 +394,7 @@ def test_an_order_larger_than_the_product_is_split():
     orders = group(shop, "poker", product, pieces)
     assert [o.id for o in orders] == ["double-deck-1", "double-deck-2"]
     assert [o.count for o in orders] == [60, 50]
+    assert "one Poker size cards (2.5 x 3.5 in) order holds at most 60 cards" in orders[0].note
     assert shop.products["poker"].quantity.ordered(50) == 54, "MPC's steps of 18"
 
 

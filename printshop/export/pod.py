@@ -346,6 +346,10 @@ def sheet_order_lines(game: Game, shop: Shop, order: Order) -> list[str]:
             "its pages"
         out.append(f"  file: {part.id}.pdf from `printshop build {game.id}{paper}` "
                    f"({pages}{scale})")
+        if part.kind == "booklet":
+            out.append("  the build imposes a booklet two-up for home saddle stitching: give "
+                       "the shop its pages in reading order (printshop writes no such file "
+                       "yet)")
     out.append("")
     return out
 

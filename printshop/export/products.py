@@ -147,7 +147,6 @@ def group(shop: Shop, key: str, product: Product, pieces: list[Piece]) -> list[O
             by_back.setdefault(piece.back.svg, []).append(piece)
     else:
         by_back[""] = list(pieces)
-    split_by_back = len(by_back) > 1
     orders = []
     for chunk in by_back.values():
         for part_chunk in _by_quantity(chunk, product.quantity.max):
@@ -155,10 +154,15 @@ def group(shop: Shop, key: str, product: Product, pieces: list[Piece]) -> list[O
             order = Order("", key, product, [next(p.part for p in part_chunk if p.part.id == i)
                                              for i in parts], part_chunk)
             order.one_back = len({p.back.svg for p in part_chunk}) == 1
-            if split_by_back:
-                order.note = (f"one of {len(by_back)} {product.name} orders split by back: "
-                              f"{shop.name} takes one back per {product.name}")
             orders.append(order)
+    for part in {p.part.id: p.part for p in pieces}.values():
+        holding = [o for o in orders if part in o.parts]
+        backs = len({p.back.svg for p in pieces if p.part is part})
+        why = (f"its cards have different backs and {shop.name} takes one back per "
+               f"{product.name}" if backs > 1 and shop.backs_of(product) == "one" else
+               f"one {product.name} order holds at most {product.quantity.max} cards")
+        for order in holding if len(holding) > 1 else []:
+            order.note = f"deck '{part.id}' is split over {len(holding)} orders: {why}"
     _name(orders, key)
     return orders
 
