@@ -488,7 +488,8 @@ def export_pod(game, project_dir, shop, out_dir, check_only, limit_items, quiet)
 @click.argument("csv_file", metavar="CSV", type=click.Path(dir_okay=False, exists=True))
 @project_option
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
-@quiet_option
+@click.option("--quiet", is_flag=True, help="Print nothing but errors (a dry run still lists "
+              "the changes).")
 def import_decklist(game, csv_file, project_dir, dry_run, quiet):
     """Apply a deck list CSV (as `export decklist --format csv` writes it, edited in a
     spreadsheet) to GAME's data files: each card's copies and fields."""
