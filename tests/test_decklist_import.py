@@ -100,3 +100,15 @@ def test_a_bad_cell_is_located_and_nothing_is_written(tmp_path):
     assert result.exit_code == 1
     assert "data/lantern-fair/stalls.yaml:5: cards[3].cost: " in result.output, result.output
     assert stalls.read_text() == before
+
+
+def test_block_and_flow_cards_are_edited_where_the_values_stand():
+    from printshop.export.decklist_import import edited
+
+    text = ("# the deck\ncards:\n  - id: a   # first\n    name: A\n    tags: [x, y]\n"
+            "    cost: 2\n  - id: b\n    name: 'B'\n  - {id: c, name: C}\n")
+    assert edited(text, [(0, "cost", 3), (1, "copies", 4), (2, "copies", 2),
+                         (0, "tags", ["x", "z"]), (1, "name", "Bee: two")]) == (
+        "# the deck\ncards:\n  - id: a   # first\n    name: A\n    tags: [x, z]\n"
+        "    cost: 3\n  - id: b\n    name: 'Bee: two'\n    copies: 4\n"
+        "  - {id: c, name: C, copies: 2}\n")

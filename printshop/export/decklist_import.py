@@ -224,7 +224,7 @@ def _card_spans(text: str) -> list[_Span]:
                 last_end = value.end_mark.index
                 i += 1
                 continue
-            while True:     # skip a nested list or mapping
+            while True:     # a nested list or mapping: replaced whole
                 ev = events[i]
                 if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                     nested += 1
@@ -232,7 +232,8 @@ def _card_spans(text: str) -> list[_Span]:
                     nested -= 1
                 i += 1
                 if nested == 0:
-                    last_end = ev.end_mark.index
+                    last_end = _end(text, ev.end_mark.index)
+                    values[str(key.value)] = (value.start_mark.index, last_end)
                     break
         end_ev = events[i]
         flow = bool(start.flow_style)
@@ -240,6 +241,12 @@ def _card_spans(text: str) -> list[_Span]:
                            column or 0))
         i += 1
     return spans
+
+
+def _end(text: str, index: int) -> int:
+    """Return where a nested value's text ends: a block one's end mark lies past the line
+    break and indentation that follow it."""
+    return len(text[:index].rstrip())
 
 
 def import_decklist(project: Project, game_id: str, csv_path: Path, dry_run: bool = False
