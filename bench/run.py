@@ -2,7 +2,7 @@
 
     python bench/run.py                 # the full run (a few minutes on 2 cores)
     python bench/run.py --quick         # one run each, 2,000-card stress decks (under a minute)
-    python bench/run.py --only poker    # or startup, games, stress, maps; --repeat N per timing
+    python bench/run.py --only poker    # or startup, games, stress, maps, exports; --repeat N
 
 Each measurement is a whole process, started the way a user starts it (`python -m
 printshop.cli build ... --quiet --out DIR`), timed from outside: wall seconds, the median of
@@ -53,7 +53,21 @@ TARGETS = {
     "stress-memory": 300.0,    # the same deck, MB
     "distinct-time": 15.0,     # 10,000 distinct cards, seconds
     "maps": 3.0,               # 1,000 standard maps generated and validated, one core, seconds
+    "image-export": 5.0,       # issue 31: an image export of Deity within 5x Deity's build
+    "pdfx-export": 15.0,       # issue 31: the DriveThruCards export of Deity within 15x
 }
+# Issue 31: each export of Deity, measured in turn with Deity's build (a noisy machine slows
+# both alike); (row name, command after `printshop`, target key).
+EXPORTS = [
+    ("export png deity (300 dpi card images)", ["export", "png", "deity"], "image-export"),
+    ("export pod deity --shop tgc", ["export", "pod", "deity", "--shop", "tgc"],
+     "image-export"),
+    ("export pod deity --shop mpc", ["export", "pod", "deity", "--shop", "mpc"],
+     "image-export"),
+    ("export tts deity", ["export", "tts", "deity"], "image-export"),
+    ("export pod deity --shop dtc (PDF/X)", ["export", "pod", "deity", "--shop", "dtc"],
+     "pdfx-export"),
+]
 # What issue 9 measured for the peers before any printshop code (same deck, same kind of machine).
 REFERENCE = {"protograf": "1.70 s, 52 KB PDF", "board-game-factory": "2.93 s, 2.4 MB PNG"}
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -505,6 +519,43 @@ def game_rows(work: Path, repeat: int) -> list[Row]:
     return rows
 
 
+def export_rows(work: Path, repeat: int) -> list[Row]:
+    """Each export of Deity against Deity's build from scratch, run in turn with it, so that
+    the ratio compares runs the machine slowed alike."""
+    build_out = work / "export-build"
+    build_cmd = printshop("deity", "--out", str(build_out))
+    commands = [(name, [PYTHON, "-m", "printshop.cli", *args, "--quiet", "--out",
+                        str(work / f"export-{n}")], key)
+                for n, (name, args, key) in enumerate(EXPORTS)]
+    builds: list[Run] = []
+    runs: dict[str, list[Run]] = {name: [] for name, _, _ in commands}
+    for _ in range(repeat):
+        fresh(build_out)()
+        builds.append(measure(build_cmd, cwd=REPO))
+        for name, cmd, _ in commands:
+            fresh(Path(cmd[-1]))()
+            runs[name].append(measure(cmd, cwd=REPO))
+    if not all(r.ok for r in builds):
+        return [Row("build deity (beside its exports)", note=f"failed: {builds[-1].error}")]
+    build = statistics.median(r.seconds for r in builds)
+    rows = [Row("build deity (beside its exports)", build, max(r.peak_mb for r in builds),
+                note="from scratch, measured in turn with each export below",
+                runs=[round(r.seconds, 4) for r in builds])]
+    for name, cmd, key in commands:
+        done = runs[name]
+        if not all(r.ok for r in done):
+            rows.append(Row(name, note=f"failed: {done[-1].error}"))
+            continue
+        seconds = statistics.median(r.seconds for r in done)
+        ratio = seconds / build
+        rows.append(Row(name, seconds, max(r.peak_mb for r in done),
+                        folder_bytes(Path(cmd[-1])),
+                        f"{ratio:.1f}x the build of deity", f"< {TARGETS[key]:.0f}x build",
+                        ratio < TARGETS[key], max(r.largest_mb for r in done),
+                        [round(r.seconds, 4) for r in done]))
+    return rows
+
+
 def stress_rows(work: Path, cards: int) -> list[Row]:
     """Two decks of ``cards`` poker cards: a tenth of them distinct (ten copies each), then
     every card distinct. Each is one whole build (duplex backs, the print-and-play file)."""
@@ -659,7 +710,8 @@ def main(argv: list[str] | None = None) -> None:
                              "decks")
     parser.add_argument("--repeat", type=int, default=None,
                         help="runs per timing, the median reported (default 5, --quick 1)")
-    parser.add_argument("--only", choices=["startup", "poker", "games", "stress", "maps"],
+    parser.add_argument("--only", choices=["startup", "poker", "games", "stress", "maps",
+                                           "exports"],
                         action="append",
                         help="run only these parts (repeatable)")
     parser.add_argument("--stress-cards", type=int, default=None,
@@ -667,7 +719,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     repeat = max(1, args.repeat or (1 if args.quick else 5))
     stress = args.stress_cards or (2_000 if args.quick else 10_000)
-    parts = set(args.only or ["startup", "poker", "games", "stress", "maps"])
+    parts = set(args.only or ["startup", "poker", "games", "stress", "maps", "exports"])
     started, load_before, speed_before = time.perf_counter(), load(), reference()
     compiled = compile_bytecode()
     rows: list[Row] = []
@@ -686,6 +738,8 @@ def main(argv: list[str] | None = None) -> None:
             rows += stress_rows(work, stress)
         if "maps" in parts:
             rows.append(map_row(1.0 if args.quick else 3.0))
+        if "exports" in parts:
+            rows += export_rows(work, min(repeat, 3))
     date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     took = time.perf_counter() - started
     speed_after = reference()

@@ -310,13 +310,65 @@ def map_command(game, seed, scenario, variant, count, out_dir, paper, project_di
 # The writers' names, listed here so that starting the CLI does not load the exporters;
 # tests/test_export.py checks they match export.decklist.FORMATS.
 DECKLIST_FORMATS = ("csv", "json", "md")
-# The shops of printshop/export/shops.yaml; tests/test_pod.py checks they match.
-POD_SHOPS = ("drivethrucards", "makeplayingcards", "printplaygames", "thegamecrafter")
+# The shops of printshop/export/shops.yaml and their short names; tests/test_pod.py checks
+# they match.
+POD_SHOPS = {"drivethrucards": ("dtc", "drivethru"), "makeplayingcards": ("mpc",),
+             "printplaygames": ("ppg", "printplay", "admagic"),
+             "thegamecrafter": ("tgc", "gamecrafter")}
+STDOUT = "-"
 
 
-def _wrote(paths) -> None:
-    for path in paths:
-        _echo(f"wrote {path}")
+def _wrote(paths, quiet: bool = False) -> None:
+    if not quiet:
+        for path in paths:
+            _echo(f"wrote {path}")
+
+
+def _folder_out(ctx, param, value):
+    """Refuse ``--out -`` for an export that writes a folder of files."""
+    if value == STDOUT:
+        raise click.BadParameter("'-' (standard output) takes a single file, and this export "
+                                 "writes a folder of files; give a folder instead")
+    return value
+
+
+class _Progress:
+    """A progress bar on standard error, shown only on a terminal, not --quiet, and only
+    once the work has taken a second."""
+
+    WIDTH = 30
+
+    def __init__(self, label: str, quiet: bool) -> None:
+        import time
+
+        self.label, self.clock = label, time.monotonic
+        self.start = self.clock()
+        self.on = not quiet and sys.stderr.isatty()
+        self.shown = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.on or self.clock() - self.start < 1.0:
+            return
+        filled = self.WIDTH * done // max(total, 1)
+        line = f"\r{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total}"
+        sys.stderr.write(line)
+        sys.stderr.flush()
+        self.shown = len(line)
+
+    def __enter__(self) -> "_Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * self.shown + "\r")
+            sys.stderr.flush()
+
+
+folder_out = click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+                          callback=_folder_out, help="Where to write the files (default "
+                          "output/GAME/<export>; not '-': this export writes a folder).")
+quiet_option = click.option("--quiet", is_flag=True, help="Print nothing but errors and "
+                            "warnings; no progress bar.")
 
 
 @main.group(short_help="Export deck lists, card images, Tabletop Simulator saves.")
@@ -330,102 +382,142 @@ def export():
 @click.option("--deck", default=None, help="Only this deck (its component id).")
 @click.option("--format", "fmt", type=click.Choice(DECKLIST_FORMATS), default="md",
               show_default=True, help="csv for spreadsheets, json for programs, md for posts.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Write to this file instead of the terminal.")
-def export_decklist(game, project_dir, deck, fmt, out):
+@click.option("--out", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Write to this file instead of the terminal ('-': standard output).")
+@quiet_option
+def export_decklist(game, project_dir, deck, fmt, out, quiet):
     """Print GAME's deck list: every distinct card, its copies and fields, totals per deck."""
     from .export.decklist import export_decklist as run
     from .project import Project
 
+    to_file = out not in (None, STDOUT)
     try:
-        text = run(Project.open(project_dir), game, fmt, deck, Path(out) if out else None)
+        text = run(Project.open(project_dir), game, fmt, deck, Path(out) if to_file else None)
     except PrintshopError as exc:
         _fail(exc)
-    if out:
-        _echo(f"wrote {out}")
+    if to_file:
+        _wrote([out], quiet)
     else:
-        _echo(text, nl=False)
+        click.echo(text, nl=False)
 
 
 @export.command("tts", short_help="Write a Tabletop Simulator save with its images.")
 @click.argument("game")
 @project_option
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Where to write the images and the saved object (default output/GAME/tts).")
+@folder_out
 @click.option("--base-url", default=None,
-              help="Where the images will be hosted; default: file:/// paths of the written "
-                   "images, for this computer only.")
+              help="Where the images will be hosted (https://host/folder/ or file:///folder/); "
+                   "default: addresses relative to the export folder.")
 @click.option("--dpi", type=click.IntRange(50, 600), default=150, show_default=True,
               help="Resolution of the sheets (lowered where TTS's 4096 px limit needs it).")
-def export_tts(game, project_dir, out_dir, base_url, dpi):
+@quiet_option
+def export_tts(game, project_dir, out_dir, base_url, dpi, quiet):
     """Write GAME for Tabletop Simulator: deck sheets, boards, aids and a saved object."""
     from .export.tts import export_tts as run
     from .project import Project
 
     try:
-        written = run(Project.open(project_dir), game, Path(out_dir) if out_dir else None,
-                      base_url, dpi)
+        with _Progress("tts", quiet) as bar:
+            written = run(Project.open(project_dir), game, Path(out_dir) if out_dir else None,
+                          base_url, dpi, bar)
     except PrintshopError as exc:
         _fail(exc)
-    _wrote(written)
+    _wrote(written, quiet)
 
 
 @export.command("png", short_help="Write one PNG per card face and back.")
 @click.argument("game")
 @project_option
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Where to write the images (default output/GAME/png).")
+@folder_out
 @click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True,
               help="Resolution of the images.")
 @click.option("--with-bleed", is_flag=True,
               help="Keep the bleed around each card (print shops); default: cut at the trim.")
 @click.option("--deck", default=None, help="Only this deck (its component id).")
 @limit_option
-def export_png(game, project_dir, out_dir, dpi, with_bleed, deck, limit_items):
+@quiet_option
+def export_png(game, project_dir, out_dir, dpi, with_bleed, deck, limit_items, quiet):
     """Write one PNG per card face and back of GAME: DECK/CARD.png, DECK/back.png."""
     from .export.images import export_png as run
     from .limits import Limits, applied
     from .project import Project
 
     try:
-        with applied(Limits().with_values(limit_items)):
+        with applied(Limits().with_values(limit_items)), _Progress("png", quiet) as bar:
             written = run(Project.open(project_dir), game, Path(out_dir) if out_dir else None,
-                          dpi, with_bleed, deck)
+                          dpi, with_bleed, deck, bar)
     except PrintshopError as exc:
         _fail(exc)
-    _echo(f"wrote {len(written)} images to {written[0].parent.parent}")
+    if not quiet:
+        _echo(f"wrote {len(written)} images to {written[0].parent.parent}")
+
+
+def _shop_help() -> str:
+    return ", ".join(f"{k} ({', '.join(v)})" for k, v in POD_SHOPS.items())
 
 
 @export.command("pod", short_help="Write the upload a print-on-demand shop asks for.")
 @click.argument("game")
 @project_option
-@click.option("--shop", required=True, type=click.Choice(POD_SHOPS),
-              help="The print-on-demand shop whose upload to write (printshop/export/shops.yaml).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Where to write the upload (default output/GAME/pod-SHOP).")
+@click.option("--shop", required=True, metavar="SHOP",
+              help=f"The print-on-demand shop, by id or short name: {_shop_help()} "
+                   "(printshop/export/shops.yaml).")
+@folder_out
 @click.option("--check", "check_only", is_flag=True,
               help="Only run the pre-flight check; exit 1 if it warns. Nothing is written.")
 @limit_option
-def export_pod(game, project_dir, shop, out_dir, check_only, limit_items):
-    """Write GAME's decks as SHOP's upload: sized images or PDF, README.txt with copies."""
+@quiet_option
+def export_pod(game, project_dir, shop, out_dir, check_only, limit_items, quiet):
+    """Write GAME as SHOP's products: sized images or PDF, README.txt naming what to order."""
     from .export.pod import export_pod as run
     from .limits import Limits, applied
     from .project import Project
 
     try:
-        with applied(Limits().with_values(limit_items)):
+        with applied(Limits().with_values(limit_items)), _Progress(shop, quiet) as bar:
             written, warnings = run(Project.open(project_dir), game, shop,
-                                    Path(out_dir) if out_dir else None, check_only)
+                                    Path(out_dir) if out_dir else None, check_only, bar)
     except PrintshopError as exc:
         _fail(exc)
     for warning in warnings:
         _echo(f"warning: {warning}", err=True)
     if check_only:
         n = len(warnings)
-        _echo(f"pre-flight for {shop}: {n} warning{'s' if n != 1 else ''}")
+        if not quiet or warnings:
+            _echo(f"pre-flight for {shop}: {n} warning{'s' if n != 1 else ''}")
         sys.exit(1 if warnings else 0)
     readme = next(p for p in written if p.name == "README.txt")
-    _echo(f"wrote {len(written)} files; what to upload and how: {readme}")
+    if not quiet:
+        _echo(f"wrote {len(written)} files; what to order and upload: {readme}")
+
+
+@main.command("import", short_help="Bring an edited deck list (CSV) back into a game's data.")
+@click.argument("game")
+@click.argument("csv_file", metavar="CSV", type=click.Path(dir_okay=False, exists=True))
+@project_option
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@click.option("--quiet", is_flag=True, help="Print nothing but errors (a dry run still lists "
+              "the changes).")
+def import_decklist(game, csv_file, project_dir, dry_run, quiet):
+    """Apply a deck list CSV (as `export decklist --format csv` writes it, edited in a
+    spreadsheet) to GAME's data files: each card's copies and fields."""
+    from .export.decklist_import import import_decklist as run
+    from .project import Project
+
+    try:
+        changes, written = run(Project.open(project_dir), game, Path(csv_file), dry_run)
+    except PrintshopError as exc:
+        _fail(exc)
+    if not quiet or dry_run:
+        for change in changes:
+            _echo(change)
+        if not changes:
+            _echo("no changes")
+        elif dry_run:
+            _echo(f"{len(changes)} change{'s' if len(changes) != 1 else ''}; nothing written "
+                  "(--dry-run)")
+        else:
+            _wrote(written)
 
 
 @main.command(short_help="Write a proof sheet: every distinct card once.")

@@ -7,7 +7,7 @@ import io
 import json
 import shutil
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote
 
 import pytest
 import yaml
@@ -194,9 +194,9 @@ def test_decklist_of_a_builtin_game_matches_its_data():
 
 # Tabletop Simulator
 
-def local(url: str) -> Path:
-    assert url.startswith("file:///")
-    return Path(unquote(urlparse(url).path))
+def local(url: str, folder: Path) -> Path:
+    assert "/" not in url and ":" not in url, "relative to the export folder"
+    return folder / unquote(url)
 
 
 def check_save(save: dict, game) -> None:
@@ -242,16 +242,20 @@ def test_tts_save_references_every_card_and_copy(example_tts):
     save = json.loads((example_tts / "lantern-fair.json").read_text())
     game = load_one(Project.open(EXAMPLE), "lantern-fair")
     check_save(save, game)
-    stalls, *coins, aid = save["ObjectStates"]
+    stalls, *bags, aid = save["ObjectStates"]
     assert stalls["DeckIDs"] == [100, 101, 102, 103, 104, 105]
     assert stalls["CustomDeck"]["1"]["UniqueBack"] is False       # one back for all stalls
-    # tokens: a stackable round tile per copy, each with its own face and back
+    # tokens: a bag per token holding a stackable round tile per copy, with face and back
+    assert [(b["Name"], b["Nickname"]) for b in bags] == [("Bag", "One x12"),
+                                                          ("Bag", "Three x6")]
+    coins = [c for b in bags for c in b["ContainedObjects"]]
     assert [c["Nickname"] for c in coins] == ["One"] * 12 + ["Three"] * 6
     assert {c["Name"] for c in coins} == {"Custom_Tile"}
     assert {c["CustomImage"]["CustomTile"]["Type"] for c in coins} == {2}
-    assert {local(c["CustomImage"]["ImageSecondaryURL"]).name for c in coins} == \
+    assert {local(c["CustomImage"]["ImageSecondaryURL"], example_tts).name for c in coins} == \
         {"lantern-fair-coins-one-back.png", "lantern-fair-coins-three-back.png"}
-    assert aid["Name"] == "Custom_Tile" and local(aid["CustomImage"]["ImageURL"]).is_file()
+    assert aid["Name"] == "Custom_Tile" and \
+        local(aid["CustomImage"]["ImageURL"], example_tts).is_file()
 
 
 def test_tts_sheets_have_the_grid_geometry_and_hold_the_cards(example_tts):
@@ -260,7 +264,7 @@ def test_tts_sheets_have_the_grid_geometry_and_hold_the_cards(example_tts):
     decks = [p for p in game.parts if p.kind == "deck"]
     for obj, part in zip(save["ObjectStates"], decks):
         (key, entry), = obj["CustomDeck"].items()
-        face, back = local(entry["FaceURL"]), local(entry["BackURL"])
+        face, back = (local(entry[k], example_tts) for k in ("FaceURL", "BackURL"))
         assert face.parent == example_tts and face.is_file() and back.is_file()
         w, h = card_pixels(63, 88, 150)
         sheet = Image.open(face)
@@ -336,7 +340,7 @@ def test_tts_export_of_a_builtin_game(tmp_path):
     check_save(save, load_one(Project.open(None), "deity"))
     for k, v in _walk(save):
         if k.endswith("URL") and v:
-            assert local(v).is_file()
+            assert local(v, tmp_path).is_file()
 
 
 # Card images
@@ -385,3 +389,51 @@ def test_the_cli_offers_every_deck_list_format():
     from printshop.export.decklist import FORMATS
 
     assert sorted(DECKLIST_FORMATS) == sorted(FORMATS)
+
+
+# Around the exports: --out -, --quiet, the progress bar
+
+@pytest.mark.parametrize("command", [["png"], ["tts"], ["pod", "--shop", "tgc"]])
+def test_out_dash_is_refused_where_an_export_writes_a_folder(command, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("export", command[0], "lantern-fair", "--project", EXAMPLE, *command[1:],
+                 "--out", "-")
+    assert result.exit_code == 2
+    assert "'-' (standard output) takes a single file, and this export writes a folder" in \
+        result.output
+    assert not (tmp_path / "-").exists() and not (tmp_path / "output").exists()
+
+
+def test_quiet_exports_print_nothing(tmp_path):
+    result = run("export", "png", "lantern-fair", "--project", EXAMPLE, "--out", tmp_path,
+                 "--dpi", "30", "--deck", "coins", "--quiet")
+    assert result.exit_code == 0 and result.output == ""
+    assert (tmp_path / "coins" / "one.png").is_file()
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_shows_on_a_terminal_after_a_second_and_is_cleared(monkeypatch):
+    from printshop import cli
+
+    err = FakeTerminal()
+    monkeypatch.setattr(cli.sys, "stderr", err)
+    now = [100.0]
+    with cli._Progress("tgc", quiet=False) as bar:
+        bar.clock, bar.start = (lambda: now[0]), now[0]
+        bar(1, 4)
+        assert err.getvalue() == "", "nothing in the first second"
+        now[0] = 101.5
+        bar(2, 4)
+        assert err.getvalue() == "\rtgc [###############...............] 2/4"
+    line = "\rtgc [###############...............] 2/4"
+    assert err.getvalue() == line + "\r" + " " * len(line) + "\r", "cleared at the end"
+    quiet = FakeTerminal()
+    monkeypatch.setattr(cli.sys, "stderr", quiet)
+    with cli._Progress("tgc", quiet=True) as bar:
+        bar.clock, bar.start = (lambda: 1e9), 0.0
+        bar(2, 4)
+    assert quiet.getvalue() == ""

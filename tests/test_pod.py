@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import shutil
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from printshop import cli
 from printshop.cli import main
 from printshop.errors import PrintshopError
 from printshop.export import pod
-from printshop.export.shops import parse_shops, shops
+from printshop.export.shops import Product, parse_shops, shops
 
 MM = 72 / 25.4
 STALLS = ["noodle-cart", "sweet-buns", "ring-toss", "goldfish", "paper-lanterns", "fireworks"]
@@ -45,6 +46,7 @@ def image(path: Path) -> Image.Image:
 def test_every_shop_names_its_source_and_prints_poker_cards():
     known = shops()
     assert set(known) == set(cli.POD_SHOPS)
+    assert {k: tuple(s.short) for k, s in known.items()} == cli.POD_SHOPS
     assert {"thegamecrafter", "makeplayingcards", "drivethrucards", "printplaygames"} <= set(known)
     for shop in known.values():
         assert shop.url.startswith("https://")
@@ -54,6 +56,39 @@ def test_every_shop_names_its_source_and_prints_poker_cards():
     assert known["thegamecrafter"].products["poker"].size == (825, 1125)
     assert known["makeplayingcards"].products["poker"].size == (822, 1122)
     assert known["makeplayingcards"].products["poker"].bleed == 36
+
+
+SIZE_IN_NAME = re.compile(r"\(([\d.]+) x ([\d.]+) (in|mm)\)")
+
+
+@pytest.mark.parametrize("shop_id", sorted(cli.POD_SHOPS))
+def test_a_size_in_a_product_name_is_the_trim_it_prints(shop_id):
+    """A product named "(2.5 x 3.5 in)" prints a 2.5 x 3.5 in trim: its pixels less its bleed
+    at the shop's dpi, to half a millimetre (MakePlayingCards' poker product was named 63 x 88
+    mm while its template is 2.5 x 3.5 in)."""
+    shop = shops()[shop_id]
+    for key, product in shop.products.items():
+        found = SIZE_IN_NAME.search(product.name)
+        if not found:
+            continue
+        unit = 25.4 if found[3] == "in" else 1.0
+        named = sorted([float(found[1]) * unit, float(found[2]) * unit])
+        trim = sorted(shop.trim_mm(product))
+        assert named == pytest.approx(trim, abs=0.5), f"{key}: {product.name} prints {trim} mm"
+        assert product.url.startswith("https://")
+        assert product.confirmed or product.note, f"{key}: an unconfirmed number says why"
+
+
+def test_short_names_choose_a_shop_and_a_near_miss_is_suggested(tmp_path):
+    from printshop.export.shops import shop_id
+
+    assert shop_id("tgc") == shop_id("TGC") == "thegamecrafter"
+    assert shop_id("mpc") == "makeplayingcards" and shop_id("dtc") == "drivethrucards"
+    result = run("export", "pod", "deity", "--shop", "thegamecrafte", "--out", tmp_path / "x")
+    assert result.exit_code == 1
+    assert "no shop 'thegamecrafte' (did you mean 'thegamecrafter'?)" in result.output
+    assert "thegamecrafter (tgc, gamecrafter)" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "x").exists()
 
 
 def test_a_mistake_in_shop_data_is_located():
@@ -72,21 +107,29 @@ def test_a_mistake_in_shop_data_is_located():
 
 # Card images
 
-def test_the_game_crafter_gets_poker_fronts_at_its_size_and_one_back(tmp_path):
-    result, out = export(tmp_path, "thegamecrafter", project=None, game="deity")
+def test_the_game_crafter_gets_one_deck_per_back_at_its_size(tmp_path):
+    """TGC takes one back per deck: Deity's four decks become two Poker Decks, one per
+    back (nations and interventions share theirs, civilization and progression theirs)."""
+    result, out = export(tmp_path, "tgc", project=None, game="deity")
     assert result.exit_code == 0, result.output
     spec = shops()["thegamecrafter"].products["poker"]
-    fronts = sorted((out / "civilization").glob("0*.png"))
-    assert fronts and fronts[0].name == "001-technology.png"
-    for path in fronts + [out / "civilization" / "back.png"]:
+    deck = out / "civilization+progression"
+    fronts = sorted(deck.glob("0*.png"))
+    assert len(fronts) == 26 + 12
+    assert fronts[0].name == "001-civilization-technology.png"
+    for path in fronts[:3] + [deck / "back.png"]:
         im = image(path)
         assert im.size == spec.size == (825, 1125)
         assert im.info["dpi"] == pytest.approx((300, 300), abs=0.01)
-    assert not list((out / "civilization").glob("*-back.png")), "one back for the deck"
+    assert not list(deck.glob("*-back.png")), "one back for the deck"
     readme = (out / "README.txt").read_text()
-    assert "Deck 'civilization' (Civilization deck): Poker Deck, 52 cards, 26 distinct" in readme
-    assert "civilization/001-technology.png  x2  Technology" in readme
-    assert "back (one for the whole deck): civilization/back.png" in readme
+    assert "1. Poker Deck: 8 cards, one back - 'nations' + 'interventions'" in readme
+    assert "2. Poker Deck: 64 cards, one back - 'civilization' + 'progression'" in readme
+    assert ("civilization+progression/001-civilization-technology.png  x2  Technology"
+            in readme)
+    assert "back (one for the whole order): civilization+progression/back.png" in readme
+    assert "Document (8.5 x 11 in): 'turn-reference'" in readme
+    assert "turn-reference.pdf from `printshop build deity --paper letter` (1 page)" in readme
 
 
 def test_makeplayingcards_sizes_copies_in_names_and_the_bleed_is_the_cards_own(tmp_path):
@@ -101,7 +144,8 @@ def test_makeplayingcards_sizes_copies_in_names_and_the_bleed_is_the_cards_own(t
     for xy in [(0, 0), (821, 0), (0, 1121), (821, 1121), (411, 2)]:
         assert noodle.getpixel(xy) == FOOD
     readme = (out / "README.txt").read_text()
-    assert "tokens 'coins' (25 x 25 mm): MakePlayingCards has no product of this size" in readme
+    assert ("tokens 'coins' (Coins): 25 x 25 mm: MakePlayingCards sells no circle chit of "
+            "this size. Sold by The Game Crafter, Print & Play Games (Admagic).") in readme
     assert not (out / "coins").exists()
 
 
@@ -216,7 +260,7 @@ def test_a_deck_no_product_fits_is_a_located_error(tmp_path):
                         .replace("size: token", "size: [11, 11]"))
     result, out = export(tmp_path, "makeplayingcards", project=project)
     assert result.exit_code == 1
-    assert "data/lantern-fair/game.yaml: no deck of lantern-fair fits a product of " \
+    assert "data/lantern-fair/game.yaml: no component of lantern-fair fits a product of " \
            "MakePlayingCards" in result.output
     assert "Traceback" not in result.output and not out.exists()
 
@@ -247,3 +291,150 @@ def test_built_in_card_text_stays_inside_the_safe_margin(game_id):
                     if over > TOLERANCE_MM:
                         outside.append(f"{part.id}/{card.id} {side}: {text[:30]!r} by {over:.1f}")
     assert not outside, "\n".join(sorted(set(outside)))
+
+
+# Products, not decks: each game's components grouped into each shop's products
+
+GAMES = ["civilizations-cards", "cvlizations", "deity", "playing-gods", "pocketciv"]
+
+
+def orders_of(game_id: str, shop_key: str):
+    """Group a built-in game's decks into a shop's orders (faces drawn as SVG, not rasterised)."""
+    from printshop.export.products import group, match
+    from printshop.project import Project, builtin_root
+
+    game = pod.load_one(Project.open(builtin_root()), game_id)
+    shop = shops()[shop_key]
+    found = match(game, shop)
+    orders = []
+    for key, parts in found.cards.items():
+        pieces, _ = pod.draw_pieces(game, shop, shop.products[key], parts, [])
+        orders += group(shop, key, shop.products[key], pieces)
+    return game, found, orders
+
+
+def summary(orders):
+    return [(o.id, o.key, o.count, len({p.back.svg for p in o.pieces})) for o in orders]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_component_is_sold_somewhere_or_said_why_not(game_id):
+    from printshop.export.products import match
+    from printshop.project import Project, builtin_root
+
+    game = pod.load_one(Project.open(builtin_root()), game_id)
+    placed, why = set(), {}
+    for shop in shops().values():
+        found = match(game, shop)
+        placed |= {p.id for parts in found.cards.values() for p in parts}
+        placed |= {o.parts[0].id for o in found.sheets}
+        for part, reason in found.missing:
+            why.setdefault(part.id, reason)
+    for part in game.parts:
+        assert part.id in placed or why.get(part.id), part.id
+    left = sorted(p.id for p in game.parts if p.id not in placed)
+    assert left == {"playing-gods": ["chips", "idols"]}.get(game_id, [])
+    if game_id == "playing-gods":
+        assert why["chips"] == ("22 x 22 mm: The Game Crafter sells no circle chit of this "
+                                "size (its sizes: 19 x 19, 25 x 25, 38 x 38 mm)")
+        assert "37 x 168 mm" in why["idols"]
+
+
+def test_deity_is_one_72_card_deck_with_mixed_backs_where_backs_go_per_card():
+    for shop in ("makeplayingcards", "drivethrucards", "printplaygames"):
+        _, _, orders = orders_of("deity", shop)
+        assert summary(orders) == [("poker", "poker", 72, 2)], shop
+        assert [p.id for p in orders[0].parts] == ["nations", "civilization", "progression",
+                                                   "interventions"]
+    _, _, orders = orders_of("deity", "thegamecrafter")
+    assert summary(orders) == [("nations+interventions", "poker", 8, 1),
+                               ("civilization+progression", "poker", 64, 1)]
+    assert [o.note for o in orders] == ["", ""], "no deck was split"
+
+
+def test_a_deck_with_two_backs_is_split_where_the_shop_takes_one():
+    _, _, orders = orders_of("civilizations-cards", "thegamecrafter")
+    assert summary(orders) == [("double-deck-1", "poker", 55, 1),
+                               ("double-deck-2", "poker", 55, 1)]
+    assert orders[0].note == orders[1].note == (
+        "deck 'double-deck' is split over 2 orders: its cards have different backs and The "
+        "Game Crafter takes one back per Poker Deck")
+    _, _, orders = orders_of("civilizations-cards", "makeplayingcards")
+    assert summary(orders) == [("double-deck", "poker", 110, 2)]
+    _, _, orders = orders_of("cvlizations", "thegamecrafter")
+    by_key = {}
+    for o in orders:
+        by_key.setdefault(o.key, []).append((o.count, len({p.back.svg for p in o.pieces})))
+    assert all(backs == 1 for _, backs in by_key["poker"]), "a Poker Deck has one back"
+    assert sum(c for c, _ in by_key["poker"]) == 5 * 8 + 48
+    assert len(by_key["poker"]) > 2, "the ideas' two backs are two decks"
+    # chits are sold one design at a time, each with its own back
+    assert [c for c, _ in by_key["medium-circle-chit"]] == [104]
+    assert by_key["tarot"] == [(4, 1)]
+
+
+def test_pocketcivs_counters_are_chits_and_its_book_a_booklet():
+    game, found, orders = orders_of("pocketciv", "thegamecrafter")
+    keys = {o.parts[0].id: o.key for o in orders if len(o.parts) == 1}
+    assert keys["counters"] == "small-square-chit" and keys["cities"] == "small-circle-chit"
+    sheets = {o.parts[0].id: (o.key, round(o.scale, 2)) for o in found.sheets}
+    assert sheets["scenarios"] == ("medium-booklet", 0.94)
+    assert not found.missing
+
+
+def test_an_order_larger_than_the_product_is_split():
+    from printshop.export.products import group
+
+    game, found, _ = orders_of("civilizations-cards", "makeplayingcards")
+    shop = shops()["makeplayingcards"]
+    data = shop.products["poker"].model_dump()
+    data["quantity"]["max"] = 60
+    product = Product(**data)
+    pieces, _ = pod.draw_pieces(game, shop, product, found.cards["poker"], [])
+    orders = group(shop, "poker", product, pieces)
+    assert [o.id for o in orders] == ["double-deck-1", "double-deck-2"]
+    assert [o.count for o in orders] == [60, 50]
+    assert "one Poker size cards (2.5 x 3.5 in) order holds at most 60 cards" in orders[0].note
+    assert shop.products["poker"].quantity.ordered(50) == 54, "MPC's steps of 18"
+
+
+BOARD_SHOP = """shops:
+  boards:
+    name: Board Shop
+    url: https://boards.example/
+    upload: images
+    file_type: png
+    colour: rgb
+    dpi: 72
+    backs: one
+    order: front-back
+    copies_in_name: false
+    next_steps: go
+    names: {{front: 'a.png', back: b.png, card_back: c.png}}
+    products:
+      board: {{name: Board, kind: board, size: [{w}, {h}], bleed: 0, safe: 0,
+              url: https://boards.example/b}}
+"""
+
+
+@pytest.mark.parametrize("w, h", [(1440, 1152), (1152, 1440)])
+def test_a_board_is_one_image_at_its_products_size_turned_to_fit(tmp_path, w, h):
+    """A 400 x 300 mm board on a 20 x 16 in board (16 x 20 in: turned) at 72 dpi, at its own
+    size, centred on white."""
+    from test_tts import board_project
+
+    shop = parse_shops(BOARD_SHOP.format(w=w, h=h), "shops.yaml")["boards"]
+    game = pod.load_one(pod.Project.open(board_project(tmp_path)), "lantern-fair")
+    result = pod.pod_export(game, shop)
+    im = Image.open(io.BytesIO(result.files["map.png"])).convert("RGB")
+    assert im.size == (w, h)
+    import numpy as np
+    ys, xs = np.nonzero(np.all(np.asarray(im) == (0x77, 0xaa, 0x66), axis=2))
+    long_px, short_px = 400 / 25.4 * 72, 300 / 25.4 * 72
+    bw, bh = (long_px, short_px) if w > h else (short_px, long_px)
+    assert max(xs) - min(xs) + 1 == pytest.approx(bw, abs=2)
+    assert max(ys) - min(ys) + 1 == pytest.approx(bh, abs=2)
+    assert (min(xs) + max(xs)) / 2 == pytest.approx(w / 2, abs=1.5), "centred"
+    assert im.getpixel((0, 0)) == (255, 255, 255)
+    assert "1. Board: 'map'" in result.readme and "file: map.png" in result.readme
+    assert "deck 'stalls'" in result.readme.split("Not sold by Board Shop:")[1]

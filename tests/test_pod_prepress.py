@@ -179,19 +179,20 @@ def test_opaque_faces_look_as_the_see_through_ones_did(game_id):
     from printshop.geometry import PrintOptions, card_size
 
     game = pod.load_one(Project.open(Path(__file__).resolve().parent.parent), game_id)
-    ups, _ = pod.match_decks(game, DTC)
+    decks = [(DTC.products[key], part) for key, parts in pod.match(game, DTC).cards.items()
+             for part in parts]
     checked = 0
-    for up in ups:
-        w, h = card_size(up.part.spec.size)
-        opts = PrintOptions(bleed=pod.geometry(DTC, up.product, w, h).bleed)
-        faces = [f for _, front, back in drawn_cards(game, up.part, opts)[:4]
+    for product, part in decks:
+        w, h = card_size(part.spec.size)
+        opts = PrintOptions(bleed=pod.geometry(DTC, product, w, h).bleed)
+        faces = [f for _, front, back in drawn_cards(game, part, opts)[:4]
                  for f in (front, back) if f is not None]
         for face in faces:
             flat, blends = flatten(face)
             if not blends:
                 continue
             size = (round((face.w + 2 * face.bleed) * 4), round((face.h + 2 * face.bleed) * 4))
-            with pod.drawing(game, up.part.id):
+            with pod.drawing(game, part.id):
                 before, after = (np.asarray(raster.face_image(f, size, (f.bleed, f.bleed))
                                             .convert("RGB"), dtype=np.int16)
                                  for f in (face, flat))
@@ -254,13 +255,15 @@ def test_a_tint_over_two_colours_is_reported_with_its_card_and_place():
 
 def test_ink_over_the_limit_is_reported_by_card_and_area():
     game = pod.load_one(Project.open(EXAMPLE), "lantern-fair")
-    files, pages, warnings = {}, {}, []
-    ups, _ = pod.match_decks(game, DTC)
-    up = next(u for u in ups if u.part.id == "stalls")
-    pod.draw_deck(game, DTC, up, files, pages, warnings)
+    files, warnings = {}, []
+    key, parts = next((k, ps) for k, ps in pod.match(game, DTC).cards.items()
+                      if any(p.id == "stalls" for p in ps))
+    stalls = [p for p in parts if p.id == "stalls"]
+    pieces, geometries = pod.draw_pieces(game, DTC, DTC.products[key], stalls, warnings)
+    [order] = pod.group(DTC, key, DTC.products[key], pieces)
+    deck_pages = pod.write_order(game, DTC, order, geometries, files, warnings, lambda: None, {})
     from printshop.pdf import pages_to_pdf
 
-    deck_pages = pages["stalls.pdf"]
     with pod.drawing(game, "stalls"):
         rgb = pages_to_pdf(deck_pages, "stalls")
     heavy = prepress.to_cmyk_pdfx(rgb, "stalls", 400, DTC.output_intent)   # no ink limit

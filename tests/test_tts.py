@@ -40,6 +40,7 @@ OBJECTS = {
                    "ContainedObjects": [CARD]},
     "Custom_Tile": {**OBJECT, "CustomImage": CUSTOM_IMAGE},
 }
+OBJECTS["Bag"] = {**OBJECT, "ContainedObjects": [OBJECTS["Custom_Tile"]]}
 SAVE = {k: str for k in ("SaveName", "GameMode", "Date", "VersionNumber", "Table", "Sky",
                          "Note", "Rules", "XmlUI", "LuaScript", "LuaScriptState")}
 SAVE.update(ObjectStates=list, TabStates=dict)
@@ -77,7 +78,9 @@ def check_tts_schema(save: dict) -> None:
         errors += conforms(obj, OBJECTS[obj["Name"]], where)
         assert obj["Nickname"], f"{where}: every object is named"
         assert re.fullmatch(r"[0-9a-f]{6}", obj["GUID"])
-        for card in obj.get("ContainedObjects", [obj] if obj["Name"] == "Card" else []):
+        cards = [obj] if obj["Name"] == "Card" else \
+            obj["ContainedObjects"] if obj["Name"] == "DeckCustom" else []
+        for card in cards:
             assert str(card["CardID"] // 100) in card["CustomDeck"]
     assert not errors, "\n".join(errors)
     guids = [o["GUID"] for o in save["ObjectStates"]]
@@ -137,8 +140,12 @@ def test_boards_tokens_and_aids_are_tiles_at_their_real_size(exported):
     assert board["Transform"]["scaleX"] == board["Transform"]["scaleZ"]
     image = Image.open(out / "lantern-fair-map.png")
     assert image.size[0] / image.size[1] == pytest.approx(400 / 300, abs=0.01)
-    coins = by_name["One"] + by_name["Three"]
-    assert len(by_name["One"]) == 12 and len(by_name["Three"]) == 6
+    one, = by_name["One x12"]
+    three, = by_name["Three x6"]
+    assert one["Name"] == three["Name"] == "Bag", "each token's copies in a bag"
+    assert len(one["ContainedObjects"]) == 12 and len(three["ContainedObjects"]) == 6
+    coins = one["ContainedObjects"] + three["ContainedObjects"]
+    assert len({c["GUID"] for c in coins}) == 18
     for coin in coins:
         assert real_size_mm(coin) == pytest.approx(25, abs=0.1)
         assert coin["CustomImage"]["CustomTile"]["Stackable"] is True
@@ -188,3 +195,33 @@ def test_base_url_addresses_every_image_under_the_prefix(tmp_path):
     assert urls and all(u.startswith("https://cdn.example.org/games/lf/") for u in urls)
     assert {u.rsplit("/", 1)[1] for u in urls} <= {p.name for p in tmp_path.iterdir()}
     assert "https://cdn.example.org/games/lf" in (tmp_path / "README.txt").read_text()
+
+
+def test_addresses_are_relative_to_the_export_folder_unless_a_base_url_is_given(exported):
+    out, save = exported
+    urls = re.findall(r'"(?:FaceURL|BackURL|ImageURL|ImageSecondaryURL)": "([^"]+)"',
+                      json.dumps(save))
+    assert urls and all("/" not in u and (out / u).is_file() for u in urls)
+    readme = (out / "README.txt").read_text()
+    assert "--base-url https://host/folder/" in readme and out.resolve().as_uri() in readme
+
+
+def test_pocketcivs_tokens_are_bags_and_small_decks_keep_their_resolution(tmp_path):
+    """168 PocketCiv counters were 168 loose tiles; a deck of four tarot aids or six idols
+    was drawn at 89-124 dpi to fit a full 10 x 7 sheet it never fills."""
+    result = run("export", "tts", "cvlizations", "--out", tmp_path, "--dpi", "150", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert result.output == ""
+    save = json.loads((tmp_path / "cvlizations.json").read_text())
+    check_tts_schema(save)
+    bags = [o for o in save["ObjectStates"] if o["Name"] == "Bag"]
+    assert sum(len(b["ContainedObjects"]) for b in bags) + sum(
+        o["Name"] == "Custom_Tile" and "(Tokens)" in o["Description"]
+        for o in save["ObjectStates"]) == 104
+    assert len(bags) <= 7
+    aids = next(o for o in save["ObjectStates"] if o["Nickname"].startswith("Player aids"))
+    entry = next(iter(aids["CustomDeck"].values()))
+    with Image.open(tmp_path / entry["FaceURL"]) as sheet:
+        card_w = sheet.size[0] / entry["NumWidth"]
+    assert card_w / 70 * 25.4 == pytest.approx(150, abs=1.5), "150 dpi, as asked"
+    assert "aids: cards drawn at" not in (tmp_path / "README.txt").read_text()

@@ -58,16 +58,20 @@ def face_png(face: Face, width: int, height: int, bleed: bool = False,
 
 
 def card_images(game, dpi: int = DEFAULT_DPI, bleed: bool = False,
-                deck: str | None = None) -> dict[str, bytes]:
+                deck: str | None = None, progress=None) -> dict[str, bytes]:
     """Return a PNG per card face and back, keyed '<deck>/<card-id>.png'.
 
     A deck whose cards all share one back gets it once, as '<deck>/back.png'; otherwise each
-    card's back is '<deck>/<card-id>-back.png'.
+    card's back is '<deck>/<card-id>-back.png'. A back several cards share is drawn once.
+    ``progress(done, total)`` hears of each card drawn.
     """
     opts = PrintOptions()
     files: dict[str, bytes] = {}
-    for part in deck_parts(game, deck):
+    parts = deck_parts(game, deck)
+    total, done = sum(len(p.cards) for p in parts), 0
+    for part in parts:
         cards = drawn_cards(game, part, opts)
+        drawn: dict[str, bytes] = {}
         backs = {back.svg for _, _, back in cards if back is not None}
         shared = len(backs) == 1 and all(back is not None for _, _, back in cards)
         with drawing(game, part.id):
@@ -75,7 +79,12 @@ def card_images(game, dpi: int = DEFAULT_DPI, bleed: bool = False,
                 size = checked_size(game, part, front, dpi, bleed)
                 files[f"{part.id}/{card.id}.png"] = face_png(front, *size, bleed, dpi)
                 if back is not None and not shared:
-                    files[f"{part.id}/{card.id}-back.png"] = face_png(back, *size, bleed, dpi)
+                    if back.svg not in drawn:
+                        drawn[back.svg] = face_png(back, *size, bleed, dpi)
+                    files[f"{part.id}/{card.id}-back.png"] = drawn[back.svg]
+                done += 1
+                if progress:
+                    progress(done, total)
             if shared:
                 back = cards[0][2]
                 files[f"{part.id}/back.png"] = face_png(
@@ -88,9 +97,9 @@ def card_images(game, dpi: int = DEFAULT_DPI, bleed: bool = False,
 
 def export_png(project: Project, game_id: str, out_dir: Path | None = None,
                dpi: int = DEFAULT_DPI, bleed: bool = False,
-               deck: str | None = None) -> list[Path]:
+               deck: str | None = None, progress=None) -> list[Path]:
     """Write one PNG per card face and back of a game; return the files written."""
     from ..output import write_files
 
-    files = card_images(load_one(project, game_id), dpi, bleed, deck)
+    files = card_images(load_one(project, game_id), dpi, bleed, deck, progress)
     return write_files(Path(out_dir or default_out(game_id, "png")), files)

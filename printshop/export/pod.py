@@ -1,16 +1,18 @@
-"""Print-on-demand uploads: each card drawn at a shop's pixel size, named, ordered and, where
-the shop asks, converted to a CMYK PDF/X file, with a README listing every upload slot.
+"""Print-on-demand uploads: a game's components grouped into a shop's products, each card
+drawn once at the shop's pixel size, named, ordered and, where the shop asks, converted to a
+CMYK PDF/X file, with a README naming every product to order.
 
-load -> match each deck to a shop product -> draw with the shop's bleed -> pre-flight -> write.
-A card is scaled uniformly so its trim fills the shop's trim on the tighter side (never
-stretched); the slack on the other side and the bleed are the card's own background, drawn by
-its template to ``size.bleed``, which is set to cover the shop's bleed.
+load -> match components to products -> draw with the shop's bleed -> group into orders ->
+pre-flight -> write. A card is scaled uniformly so its trim fills the shop's trim on the
+tighter side (never stretched); the slack on the other side and the bleed are the card's own
+background, drawn by its template to ``size.bleed``, which is set to cover the shop's bleed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from .. import raster
 from ..errors import PrintshopError, Problem
@@ -19,10 +21,12 @@ from ..impose import Face, Page, Placement, nest
 from ..models import Card, Game, Part
 from ..project import Project
 from ..text import _fmt
-from . import DECK_KINDS, default_out, drawing, load_one, prepress
+from . import default_out, drawing, load_one, prepress
 from .preflight import CardSide, card_warnings, gs_binary, pdf_warnings
-from .shops import MM_PER_INCH, Product, Shop, shop as find_shop
+from .products import Order, Piece, elsewhere, group, match
+from .shops import MM_PER_INCH, Product, Shop, shop as find_shop, shop_id, shops
 
+Progress = Callable[[int, int], None]  # (steps done, steps in all)
 
 
 @dataclass
@@ -37,28 +41,6 @@ class Geometry:
     @property
     def bleed(self) -> float:
         return max(self.bleed_x, self.bleed_y)
-
-
-@dataclass
-class Slot:
-    """One card of an upload: its files and how many copies to set."""
-
-    deck: str
-    card: Card
-    n: int
-    front: str
-    back: str
-
-
-@dataclass
-class DeckUpload:
-    """A deck matched to a shop's product, with its cards' slots."""
-
-    part: Part
-    product_key: str
-    product: Product
-    slots: list[Slot] = field(default_factory=list)
-    one_back: str = ""
 
 
 @dataclass
@@ -97,87 +79,83 @@ def blank_back(front: Face) -> Face:
                 front.shape)
 
 
-def match_decks(game: Game, shop: Shop) -> tuple[list[DeckUpload], list[str]]:
-    """Return the decks a shop prints, matched to its products, and notes on those it does not."""
-    uploads, skipped = [], []
-    for part in game.parts:
-        if part.kind not in DECK_KINDS:
-            skipped.append(f"{part.kind} '{part.id}': not a deck; print it from the PDF")
-            continue
-        size = part.spec.size
-        w, h = card_size(size)
-        found = shop.product_for(size if isinstance(size, str) else None, w, h)
-        if found is None:
-            skipped.append(f"{part.kind} '{part.id}' ({w:g} x {h:g} mm): {shop.name} has no "
-                           f"product of this size here (products: {', '.join(shop.products)})")
-            continue
-        uploads.append(DeckUpload(part, *found))
-    return uploads, skipped
+def file_name(pattern: str, order: Order, n: int, part: Part, card: Card) -> str:
+    """Return a file name from a shop's pattern; a card of an order holding several decks is
+    named with its deck's id."""
+    name = card.id if len(order.parts) == 1 else f"{part.id}-{card.id}"
+    return pattern.format(deck=order.id, n=n, card=name, copies=card.copies)
 
 
-def file_name(pattern: str, part: Part, n: int, card: Card) -> str:
-    """Return a file name from a shop's pattern."""
-    return pattern.format(deck=part.id, n=n, card=card.id, copies=card.copies)
-
-
-def draw_deck(game: Game, shop: Shop, up: DeckUpload, files: dict[str, bytes],
-              pages: dict[str, list[Page]], warnings: list[Problem]) -> None:
-    """Draw a deck's cards for the shop: images into ``files`` or pages into ``pages``."""
+def draw_pieces(game: Game, shop: Shop, product: Product, parts: list[Part],
+                warnings: list[Problem]) -> tuple[list[Piece], dict[str, Geometry]]:
+    """Draw every distinct card of the decks going on one product, once each side."""
     from ..components.deck import card_faces
 
-    part, product = up.part, up.product
-    w, h = card_size(part.spec.size)
-    g = geometry(shop, product, w, h)
-    opts = PrintOptions(bleed=g.bleed)
-    drawn = []
-    with drawing(game, part.id):
-        for card in part.cards:
-            front, back = card_faces(game, part, opts, card)
-            drawn.append((card, front, back or blank_back(front)))
-    if not part.spec.back:
-        warnings.append(Problem(f"data/{game.id}/game.yaml", f"{part.id} has no back "
-                                "template: its backs are plain white", ("components", part.id),
-                                rule="pod.backs"))
-    shared = len({b.svg for _, _, b in drawn}) == 1
-    if shop.backs == "one" and not shared:
-        warnings.append(Problem(f"data/{game.id}/game.yaml", f"{part.id}: the cards have "
-                                f"different backs, and {shop.name} takes one back per deck; "
-                                "the backs are written per card", ("components", part.id),
-                                rule="pod.backs"))
-    one_back = shared and shop.backs == "one"
-    for n, (card, front, back) in enumerate(drawn, start=1):
-        names = {"front": file_name(shop.names.front, part, n, card),
-                 "back": file_name(shop.names.back if one_back else shop.names.card_back,
-                                   part, n, card)}
-        up.slots.append(Slot(part.id, card, n, names["front"], names["back"]))
-        sides = [("front", front)] + ([] if one_back and n > 1 else [("back", back)])
+    pieces, geometries = [], {}
+    for part in parts:
+        g = geometries[part.id] = geometry(shop, product, *card_size(part.spec.size))
+        opts = PrintOptions(bleed=g.bleed)
+        with drawing(game, part.id):
+            for index, card in enumerate(part.cards):
+                front, back = card_faces(game, part, opts, card)
+                pieces.append(Piece(part, card, index, front, back or blank_back(front)))
+        if not part.spec.back:
+            warnings.append(Problem(f"data/{game.id}/game.yaml", f"{part.id} has no back "
+                                    "template: its backs are plain white",
+                                    ("components", part.id), rule="pod.backs"))
+    return pieces, geometries
+
+
+def write_order(game: Game, shop: Shop, order: Order, geometries: dict[str, Geometry],
+                files: dict[str, bytes], warnings: list[Problem], step: Callable[[], None],
+                drawn: dict[tuple, bytes]) -> list[Page]:
+    """Name an order's files, rasterise and check each distinct side once (``drawn`` holds
+    what is done) and put the images in ``files``; return its pages for a PDF shop."""
+    product = order.product
+    one_back = order.one_back and shop.shared_back and shop.upload == "images"
+    for n, piece in enumerate(order.pieces, start=1):
+        part, card = piece.part, piece.card
+        g = geometries[part.id]
+        piece.front_file = file_name(shop.names.front, order, n, part, card)
+        piece.back_file = file_name(shop.names.back if one_back else shop.names.card_back,
+                                    order, n, part, card)
+        sides = [("front", piece.front)] + ([] if one_back and n > 1 else
+                                            [("back", piece.back)])
         for side, face in sides:
-            with drawing(game, part.id):
-                image = upload_image(face, g, product)
-            warnings.extend(card_warnings(CardSide(
-                game, part, n - 1, side, face.svg, w, h, part.spec.shape, g.per_mm,
-                g.safe_mm, image, (product.bleed, product.bleed), shop.dpi)))
+            key = (face.svg, g.per_mm, g.bleed_x, g.bleed_y)
+            if key not in drawn:    # a back many cards share is drawn and checked once
+                with drawing(game, part.id):
+                    image = upload_image(face, g, product)
+                w, h = card_size(part.spec.size)
+                warnings.extend(card_warnings(CardSide(
+                    game, part, piece.index, side, face.svg, w, h, part.spec.shape, g.per_mm,
+                    g.safe_mm, image, (product.bleed, product.bleed), shop.dpi)))
+                drawn[key] = png_bytes(image, shop.dpi) if shop.upload == "images" else b""
             if shop.upload == "images":
-                files[names[side]] = png_bytes(image, shop.dpi)
-    if one_back:
-        up.one_back = up.slots[0].back
-    if shop.upload == "pdf":
-        if shop.colour == "cmyk":      # PDF/X-1a: nothing see-through (prepress.py)
-            drawn = prepress.flat_faces(drawn, game, part, warnings)
-        pages[up.slots[0].front] = card_pages(shop, product, g, drawn)
+                files[piece.front_file if side == "front" else piece.back_file] = drawn[key]
+        step()
+    order.one_back = one_back
+    if shop.upload != "pdf":
+        return []
+    if shop.colour == "cmyk":      # PDF/X-1a: nothing see-through (prepress.py)
+        for piece in order.pieces:
+            [(_, piece.front, piece.back)] = prepress.flat_faces(
+                [(piece.card, piece.front, piece.back)], game, piece.part, warnings)
+    return card_pages(shop, product, geometries, order.pieces)
 
 
-def card_pages(shop: Shop, product: Product, g: Geometry, drawn) -> list[Page]:
+def card_pages(shop: Shop, product: Product, geometries: dict[str, Geometry],
+               pieces: list[Piece]) -> list[Page]:
     """Lay out one card per page at the shop's page size, every copy, in the shop's order."""
     W, H = (v / shop.dpi * MM_PER_INCH for v in product.size)
     bleed = product.bleed / shop.dpi * MM_PER_INCH
-    k = g.per_mm * MM_PER_INCH / shop.dpi    # card mm -> page mm
     out = []
-    for card, front, back in drawn:
-        sides = [("front", front), ("back", back)]
+    for piece in pieces:
+        k = geometries[piece.part.id].per_mm * MM_PER_INCH / shop.dpi    # card mm -> page mm
+        sides = [("front", piece.front), ("back", piece.back)]
         if shop.order == "back-front":
             sides.reverse()
-        for _ in range(card.copies):
+        for _ in range(piece.card.copies):
             for side, face in sides:
                 tx, ty = W / 2 - k * face.w / 2, H / 2 - k * face.h / 2
                 page = Page(W, H, side=side)
@@ -186,42 +164,57 @@ def card_pages(shop: Shop, product: Product, g: Geometry, drawn) -> list[Page]:
                                   f' scale({k:.6f})">{nest(face, 0.0, 0.0)}</g>')
                 page.trim_box = (bleed, bleed, W - 2 * bleed, H - 2 * bleed)
                 page.placements.append(Placement(tx, ty, k * face.w, k * face.h, k * face.bleed,
-                                                 side, card.id))
+                                                 side, piece.card.id))
                 page.bleed_box = (0.0, 0.0, W, H)
                 out.append(page)
     return out
 
 
-def readme(game: Game, shop: Shop, uploads: list[DeckUpload], skipped: list[str],
-           warnings: list[Problem], pdf_note: str) -> str:
-    """Return README.txt: each upload slot, its files and copies, and what to do next."""
-    out = [f"{game.manifest.name} for {shop.name}", f"Shop specification: {shop.url}", ""]
-    for up in uploads:
-        p = up.product
-        total = sum(s.card.copies for s in up.slots)
-        out.append(f"Deck '{up.part.id}' ({up.part.spec.name}): {p.name}, {total} cards, "
-                   f"{len(up.slots)} distinct")
-        out.append(f"  upload: {p.size[0]} x {p.size[1]} px at {shop.dpi} dpi, bleed "
-                   f"{p.bleed:g} px, safe zone {p.safe:g} px, {shop.file_type.upper()} "
-                   f"{shop.colour.upper()}{', ' + shop.pdfx if shop.pdfx else ''}")
-        out.append(f"  source: {p.url}")
-        if not p.confirmed:
-            out.append(f"  NOT CONFIRMED: {p.note}")
-        if shop.upload == "pdf":
-            order = "back, then front" if shop.order == "back-front" else "front, then back"
-            out.append(f"  file: {up.slots[0].front} ({2 * total} pages: every copy, {order})")
-        elif up.one_back:
-            out.append(f"  back (one for the whole deck): {up.one_back}")
-        for s in up.slots:
-            if shop.upload == "pdf":
-                out.append(f"  {s.n:3d}. {s.card.id:<28} x{s.card.copies}  {s.card.name}")
-            else:
-                back = "" if up.one_back else f"  back: {s.back}"
-                out.append(f"  {s.front}  x{s.card.copies}  {s.card.name}{back}")
-        out.append("")
-    if skipped:
-        out.append("Not in this upload:")
-        out.extend(f"  {s}" for s in skipped)
+def board_png(game: Game, shop: Shop, order: Order) -> bytes:
+    """Draw a board on its product: scaled by the order's scale, turned to the product's
+    orientation, centred on white with the board's edge drawn into nothing (boards have no
+    bleed of their own)."""
+    from ..components.base import base_context, draw
+
+    part, product = order.parts[0], order.product
+    w, h = part.spec.size
+    ctx = {**base_context(game, PrintOptions()), "data": part.data, "size": {"w": w, "h": h}}
+    with drawing(game, part.id):
+        face = Face(draw(game, part.spec.template, ctx, f"board {part.id}"), w, h, 0.0)
+        W, H = (shop.inches_mm(v) for v in product.size)
+        turn = (w - h) * (W - H) < 0     # a landscape board on a portrait product
+        bw, bh = (h, w) if turn else (w, h)
+        # the upload shows the board's trim at its scale; the rest of the page is white
+        mx = (W / order.scale - bw) / 2
+        my = (H / order.scale - bh) / 2
+        image = raster.face_image(face, (product.size[0], product.size[1]) if not turn else
+                                  (product.size[1], product.size[0]),
+                                  (my, mx) if turn else (mx, my))
+    if turn:
+        image = image.rotate(90, expand=True)
+    return raster.png(image, shop.dpi)
+
+
+def readme(game: Game, shop: Shop, orders: list[Order], sheets: list[Order],
+           missing: list[tuple[Part, str]], warnings: list[Problem], pdf_note: str) -> str:
+    """Return README.txt: the products to order, each with its files and copies, what is not
+    sold here and where it is, and what to do next."""
+    out = [f"{game.manifest.name} for {shop.name}", f"Shop specification: {shop.url}", "",
+           "Order:"]
+    for n, order in enumerate(orders + sheets, start=1):
+        out.append(f"  {n}. {order_line(shop, order)}")
+    out.append("")
+    for order in orders:
+        out += card_order_lines(shop, order)
+    for order in sheets:
+        out += sheet_order_lines(game, shop, order)
+    if missing:
+        out.append(f"Not sold by {shop.name}:")
+        for part, why in missing:
+            others = elsewhere(part, shops().values(), shop)
+            where = (f" Sold by {', '.join(others)}." if others else
+                     " No shop here sells it: print it from the print-and-play PDF.")
+            out.append(f"  {part.kind} '{part.id}' ({part.spec.name}): {why}.{where}")
         out.append("")
     out.append("Next: " + shop.next_steps)
     if pdf_note:
@@ -236,19 +229,120 @@ def readme(game: Game, shop: Shop, uploads: list[DeckUpload], skipped: list[str]
     return "\n".join(out) + "\n"
 
 
-def pod_export(game: Game, shop: Shop) -> PodExport:
-    """Draw a game's decks as a shop's upload and check them; nothing is written."""
+def order_line(shop: Shop, order: Order) -> str:
+    """Return one line of the order list: the product, how many, what it holds."""
+    p, q = order.product, order.product.quantity
+    what = " + ".join(f"'{part.id}'" for part in order.parts)
+    if order.pieces:
+        count = order.count
+        unit = "chits" if p.kind == "chits" else "cards"
+        buy = q.ordered(count)
+        extra = f" (sold in steps of {q.step}: order {buy})" if buy != count else ""
+        backs = ("one back" if order.one_back or len({x.back.svg for x in order.pieces}) == 1
+                 else "mixed backs")
+        return f"{p.name}: {count} {unit}, {backs}{extra} - {what} ({order.id})"
+    scale = f" at {order.scale:.0%} of its size" if order.scale < 0.9995 else ""
+    return f"{p.name}: {what}{scale}"
+
+
+def card_order_lines(shop: Shop, order: Order) -> list[str]:
+    """Return the README block of a card or chit order: sizes, sources, files and copies."""
+    p = order.product
+    distinct = len(order.pieces)
+    out = [f"{order.id}: {p.name}, {order.count} {'chits' if p.kind == 'chits' else 'cards'}, "
+           f"{distinct} distinct, from " + ", ".join(
+               f"{'deck' if part.kind == 'deck' else 'tokens'} '{part.id}' ({part.spec.name})"
+               for part in order.parts)]
+    out.append(f"  upload: {p.size[0]} x {p.size[1]} px at {shop.dpi} dpi, bleed "
+               f"{p.bleed:g} px, safe zone {p.safe:g} px, {shop.file_type.upper()} "
+               f"{shop.colour.upper()}{', ' + shop.pdfx if shop.pdfx else ''}")
+    out.append(f"  source: {p.url}{'' if p.confirmed else ' (NOT CONFIRMED: ' + p.note + ')'}")
+    q = p.quantity
+    if q.min > 1 or q.step > 1 or q.max < 100000:
+        sure = p.confirmed if q.confirmed is None else q.confirmed
+        out.append(f"  quantity: {q.min}-{q.max} in steps of {q.step}"
+                   + ("" if sure else f" (NOT CONFIRMED{': ' + q.note if q.note else ''})"))
+    if order.note:
+        out.append(f"  {order.note}")
+    if shop.upload == "pdf":
+        order_ = "back, then front" if shop.order == "back-front" else "front, then back"
+        out.append(f"  file: {order.id}.pdf ({2 * order.count} pages: every copy, {order_})")
+    elif order.one_back:
+        out.append(f"  back (one for the whole order): {order.pieces[0].back_file}")
+    for n, s in enumerate(order.pieces, start=1):
+        if shop.upload == "pdf":
+            out.append(f"  {n:3d}. {s.part.id + '/' + s.card.id:<34} x{s.card.copies}  "
+                       f"{s.card.name}")
+        else:
+            back = "" if order.one_back else f"  back: {s.back_file}"
+            out.append(f"  {s.front_file}  x{s.card.copies}  {s.card.name}{back}")
+    out.append("")
+    return out
+
+
+def sheet_order_lines(game: Game, shop: Shop, order: Order) -> list[str]:
+    """Return the README block of a board, mat, booklet or printed sheet."""
+    p, part = order.product, order.parts[0]
+    out = [f"{order.id}: {p.name}, {part.kind} '{part.id}' ({part.spec.name})"]
+    sure = "" if p.confirmed else f" (NOT CONFIRMED: {p.note})"
+    out.append(f"  upload: {p.size[0]} x {p.size[1]} px at {shop.dpi} dpi, bleed {p.bleed:g} "
+               f"px; source: {p.url}{sure}")
+    scale = f" at {order.scale:.0%} of its size" if order.scale < 0.9995 else ""
+    if part.kind == "board" and shop.upload == "images":
+        out.append(f"  file: {order.id}.png (the board{scale}, centred)")
+    else:
+        paper = f" --paper {order.paper}" if order.paper else ""
+        pages = f"{order.count} page{'s' if order.count != 1 else ''}" if order.count else \
+            "its pages"
+        out.append(f"  file: {part.id}.pdf from `printshop build {game.id}{paper}` "
+                   f"({pages}{scale})")
+        if part.kind == "booklet":
+            out.append("  the build imposes a booklet two-up for home saddle stitching: give "
+                       "the shop its pages in reading order (printshop writes no such file "
+                       "yet)")
+    out.append("")
+    return out
+
+
+def pod_export(game: Game, shop: Shop, progress: Progress | None = None) -> PodExport:
+    """Draw a game's components as a shop's orders and check them; nothing is written."""
     from ..pdf import pages_to_pdf
 
-    uploads, skipped = match_decks(game, shop)
-    if not uploads:
-        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", f"no deck of {game.id} fits "
-                                     f"a product of {shop.name}: " + "; ".join(skipped)))
+    found = match(game, shop)
+    if not found.cards and not found.sheets:
+        raise PrintshopError(Problem(f"data/{game.id}/game.yaml", f"no component of {game.id} "
+                                     f"fits a product of {shop.name}: " + "; ".join(
+                                         f"{part.id}: {why}" for part, why in found.missing)))
     files: dict[str, bytes] = {}
     pages: dict[str, list[Page]] = {}
     warnings: list[Problem] = []
-    for up in uploads:
-        draw_deck(game, shop, up, files, pages, warnings)
+    orders: list[Order] = []
+    drawn = []
+    for key, parts in found.cards.items():
+        product = shop.products[key]
+        pieces, geometries = draw_pieces(game, shop, product, parts, warnings)
+        drawn.append((group(shop, key, product, pieces), geometries))
+    boards = [o for o in found.sheets if o.parts[0].kind == "board" and shop.upload == "images"]
+    total = sum(len(o.pieces) for os, _ in drawn for o in os) + 3 * len(boards)
+    done = 0
+
+    def step(n: int = 1) -> None:
+        nonlocal done
+        done += n
+        if progress:
+            progress(done, total)
+
+    images: dict[tuple, bytes] = {}
+    for group_orders, geometries in drawn:
+        for order in group_orders:
+            deck_pages = write_order(game, shop, order, geometries, files, warnings, step,
+                                     images)
+            if deck_pages:
+                pages[f"{order.id}.pdf"] = deck_pages
+            orders.append(order)
+    for order in boards:
+        files[f"{order.id}.png"] = board_png(game, shop, order)
+        step(3)
     pdf_note = ""
     for name, deck_pages in pages.items():
         title = f"{game.manifest.name} — {name.removesuffix('.pdf')}"
@@ -267,19 +361,20 @@ def pod_export(game: Game, shop: Shop) -> PodExport:
         warnings.extend(pdf_warnings(data, name, cmyk, shop.max_ink if cmyk else None,
                                      source, deck_pages))
         files[name] = data
-    text = readme(game, shop, uploads, skipped, warnings, pdf_note)
+    text = readme(game, shop, orders, found.sheets, found.missing, warnings, pdf_note)
     files["README.txt"] = text.encode("utf-8")
     return PodExport(files, warnings, text)
 
 
-def export_pod(project: Project, game_id: str, shop_id: str, out_dir: Path | None = None,
-               check_only: bool = False) -> tuple[list[Path], list[Problem]]:
+def export_pod(project: Project, game_id: str, shop_name: str, out_dir: Path | None = None,
+               check_only: bool = False, progress: Progress | None = None
+               ) -> tuple[list[Path], list[Problem]]:
     """Check a game against a shop and, unless check_only, write its upload; return both."""
     from ..output import write_files
 
-    shop = find_shop(shop_id)
-    result = pod_export(load_one(project, game_id), shop)
+    key = shop_id(shop_name)
+    result = pod_export(load_one(project, game_id), find_shop(key), progress)
     if check_only:
         return [], result.warnings
-    out = Path(out_dir or default_out(game_id, f"pod-{shop_id}"))
+    out = Path(out_dir or default_out(game_id, f"pod-{key}"))
     return write_files(out, result.files), result.warnings

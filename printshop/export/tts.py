@@ -23,6 +23,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from .. import raster
 from ..components import RENDERERS
@@ -48,7 +49,6 @@ MM_PER_UNIT = 25.4                          # a TTS unit is about an inch (TTS's
 # tiles measured in TTS. If tiles come out the wrong size, this is the one number to correct.
 TILE_UNITS_AT_SCALE_1 = 2.0
 TOKEN_THICKNESS = 0.1                       # units; a punched card token
-STACK_STEP = 0.12                           # units between tokens spawned in a stack
 
 
 @dataclass
@@ -86,9 +86,11 @@ def grid(n_cards: int) -> tuple[int, int]:
     return cols, math.ceil(slots / cols)
 
 
-def card_pixels(w: float, h: float, dpi: float) -> tuple[int, int]:
-    """Return a card's pixel size at dpi, shrunk so a full 10 x 7 sheet stays within 4096 px."""
-    per_mm = min(dpi / 25.4, (MAX_SHEET_PX // MAX_COLS) / w, (MAX_SHEET_PX // MAX_ROWS) / h)
+def card_pixels(w: float, h: float, dpi: float, cols: int = MAX_COLS,
+                rows: int = MAX_ROWS) -> tuple[int, int]:
+    """Return a card's pixel size at dpi, shrunk only as far as a sheet of cols x rows cards
+    needs to stay within 4096 px a side (a full 10 x 7 sheet by default)."""
+    per_mm = min(dpi / 25.4, (MAX_SHEET_PX // cols) / w, (MAX_SHEET_PX // rows) / h)
     return max(1, round(w * per_mm)), max(1, round(h * per_mm))
 
 
@@ -124,7 +126,7 @@ def plan_deck(game: Game, part: Part, first_key: int, dpi: float) -> DeckPlan:
     """Draw a deck's cards and lay them out on TTS sheets with keys from first_key."""
     cards = drawn_cards(game, part, PrintOptions())
     w, h = card_size(part.spec.size)
-    px = card_pixels(w, h, dpi)
+    px = card_pixels(w, h, dpi, *grid(min(len(cards), CARDS_PER_SHEET)))
     backs = [back or plain_back(front) for _, front, back in cards]
     unique = len({b.svg for b in backs}) > 1
     sheets = []
@@ -244,9 +246,23 @@ def tile_object(game: Game, name: str, description: str, front: str, back: str, 
             "Description": description, "CustomImage": image, "Transform": t}
 
 
+def bag_object(game: Game, part: Part, card: Card, tiles: list[dict], x: float,
+               z: float) -> dict:
+    """Return a Bag holding every copy of one token (TTS draws one out at a time)."""
+    t = transform(x, z)
+    for tile in tiles:
+        tile["Transform"] = transform(scale=(tile["Transform"]["scaleX"],
+                                             tile["Transform"]["scaleZ"]))
+    return {"GUID": guid(game.id, part.id, card.id, "bag"), "Name": "Bag",
+            "Nickname": f"{card.name} x{card.copies}",
+            "Description": f"{card.id} ({part.spec.name})", "Transform": t,
+            "ContainedObjects": tiles}
+
+
 def token_objects(game: Game, part: Part, dpi: float, x: float, url,
                   images: dict[str, bytes], notes: list[str]) -> list[dict]:
-    """Return a stack of Custom_Tile tokens per distinct token, every copy, at real size."""
+    """Return a bag per distinct token holding every copy as a Custom_Tile at real size (a
+    token with one copy lies on the table)."""
     w, h = card_size(part.spec.size)
     pw, ph, used = capped(w, h, dpi)
     if used < dpi - 0.5:
@@ -259,12 +275,13 @@ def token_objects(game: Game, part: Part, dpi: float, x: float, url,
             images[f"{base}.png"] = face_png(front, pw, ph)
             if back is not None:
                 images[f"{base}-back.png"] = face_png(back, pw, ph)
-        for copy in range(card.copies):
-            objects.append(tile_object(
-                game, card.name, f"{card.id} ({part.spec.name})", f"{base}.png",
-                f"{base}-back.png" if back is not None else "", x + (n % 5) * 1.5,
-                -4.0 - (n // 5) * 1.5, (w, h), url, part.spec.shape, True,
-                1.0 + copy * STACK_STEP, copy))
+        x_at, z_at = x + (n % 5) * 1.5, -4.0 - (n // 5) * 1.5
+        tiles = [tile_object(game, card.name, f"{card.id} ({part.spec.name})", f"{base}.png",
+                             f"{base}-back.png" if back is not None else "", x_at, z_at,
+                             (w, h), url, part.spec.shape, True, 1.0, copy)
+                 for copy in range(card.copies)]
+        objects.append(tiles[0] if len(tiles) == 1 else
+                       bag_object(game, part, card, tiles, x_at, z_at))
     return objects
 
 
@@ -277,10 +294,20 @@ class TTSExport:
     notes: list[str] = field(default_factory=list)
 
 
-def tts_export(game: Game, url, dpi: float = DEFAULT_DPI) -> TTSExport:
-    """Lay out a game for TTS; ``url(file)`` gives the address of each written image."""
+def tts_export(game: Game, url, dpi: float = DEFAULT_DPI, progress=None) -> TTSExport:
+    """Lay out a game for TTS; ``url(file)`` gives the address of each written image;
+    ``progress(done, total)`` hears of each component drawn."""
     objects, images, key, notes = [], {}, 1, []
     decks = [p for p in game.parts if p.kind == "deck"]
+    total = sum(p.kind in ("deck", "tokens", "board", "sheet") for p in game.parts)
+    done = 0
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(done, total)
+
     for n, part in enumerate(decks):
         plan = plan_deck(game, part, key, dpi)
         key += len(plan.sheets)
@@ -293,8 +320,10 @@ def tts_export(game: Game, url, dpi: float = DEFAULT_DPI) -> TTSExport:
             notes.append(f"{part.id}: cards drawn at {plan.card_px[0] / wanted[0] * 25.4:.0f} "
                          f"dpi so that a full 10 x 7 sheet stays within {MAX_SHEET_PX} px a side")
         objects.append(deck_object(game, plan, n * 3.0, url))
+        step()
     for n, part in enumerate(p for p in game.parts if p.kind == "tokens"):
         objects.extend(token_objects(game, part, dpi, n * 8.0, url, images, notes))
+        step()
     for n, part in enumerate(p for p in game.parts if p.kind == "board"):
         file = f"{game.id}-{part.id}.png"
         images[file], used = board_image(game, part, dpi)
@@ -303,8 +332,11 @@ def tts_export(game: Game, url, dpi: float = DEFAULT_DPI) -> TTSExport:
                          f"{MAX_SHEET_PX} px a side")
         objects.append(tile_object(game, part.spec.name, f"{part.id} (board)", file, "",
                                    n * 25.0, 20.0, tuple(part.spec.size), url))
-    tiles = [(part, page) for part in game.parts if part.kind == "sheet"
-             for page in enumerate(sheet_images(game, part, dpi), start=1)]
+        step()
+    tiles = []
+    for part in (p for p in game.parts if p.kind == "sheet"):
+        tiles += [(part, page) for page in enumerate(sheet_images(game, part, dpi), start=1)]
+        step()
     for n, (part, (number, (png, w, h, used))) in enumerate(tiles):
         single = part.spec.pages == 1
         file = f"{game.id}-{part.id}.png" if single else f"{game.id}-{part.id}-{number}.png"
@@ -332,14 +364,15 @@ def readme(game: Game, result: TTSExport, base_url: str | None, out: Path) -> st
              "  Documents/My Games/Tabletop Simulator/Saves/Saved Objects/",
              "and spawn it from Objects > Saved Objects.", ""]
     if base_url:
-        lines += [f"Every image address starts with {base_url}: upload the .png files of this "
+        lines += [f"Every image address starts with {base_url}: put the .png files of this "
                   "folder there, under the same names, before anyone loads the save.", ""]
     else:
-        lines += [f"The images are addressed as files in {out.resolve()}: the save works on "
-                  "this computer only.",
-                  "To play with others, either",
+        lines += ["The images are addressed by their names alone, relative to this folder, so "
+                  "the folder can be moved and shared; TTS needs a full address to load them:",
                   "  - put the .png files on a web server and export again with "
                   "--base-url https://host/folder/, or",
+                  "  - to play on this computer alone, export again with --base-url "
+                  f"{out.resolve().as_uri()}/ (the folder's own address), or",
                   "  - in TTS, load the save and choose Modding > Upload All Loaded Files (the "
                   "Cloud Manager holds the uploads): TTS puts each local image in your Steam "
                   "Cloud and points the objects at it; then save the objects again. The names "
@@ -353,23 +386,24 @@ def readme(game: Game, result: TTSExport, base_url: str | None, out: Path) -> st
     return "\n".join(lines) + "\n"
 
 
-def url_maker(out_dir: Path, base_url: str | None):
-    """Return a function giving an image's address: file:/// in out_dir, or under base_url."""
+def url_maker(base_url: str | None):
+    """Return a function giving an image's address: its name relative to the export folder,
+    or under base_url."""
     if base_url:
         prefix = base_url if base_url.endswith("/") else base_url + "/"
-        return lambda name: prefix + name
-    root = Path(out_dir).resolve()
-    return lambda name: (root / name).as_uri()
+        return lambda name: prefix + quote(name)
+    return quote
 
 
 def export_tts(project: Project, game_id: str, out_dir: Path | None = None,
-               base_url: str | None = None, dpi: float = DEFAULT_DPI) -> list[Path]:
+               base_url: str | None = None, dpi: float = DEFAULT_DPI,
+               progress=None) -> list[Path]:
     """Write a game's TTS saved object and images; return the files written."""
     from ..output import write_files
 
     out = Path(out_dir or default_out(game_id, "tts"))
     game = load_one(project, game_id)
-    result = tts_export(game, url_maker(out, base_url), dpi)
+    result = tts_export(game, url_maker(base_url), dpi, progress)
     files = dict(result.images)
     files[f"{game_id}.json"] = (json.dumps(result.save, ensure_ascii=False, indent=2)
                                 + "\n").encode("utf-8")

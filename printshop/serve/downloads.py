@@ -57,7 +57,7 @@ def tts(app, game: Game):
     from ..export.tts import readme, tts_export, url_maker
 
     out = Path(app.out_dir) / game.id / "tts"
-    result = tts_export(game, url_maker(out, None))
+    result = tts_export(game, url_maker(None))
     files = dict(result.images)
     files[f"{game.id}.json"] = (json.dumps(result.save, ensure_ascii=False, indent=2)
                                 + "\n").encode("utf-8")
