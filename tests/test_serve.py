@@ -355,9 +355,9 @@ def test_adding_a_card_refreshes_its_deck_whole(client, fair):
 
 
 def test_fragments_are_the_parts_of_pages_that_live_updates_swap(client):
-    status = client.get(f"/fragments/{GAME}/status")
-    assert status.status_code == 200 and 'id="status"' in status.text
-    assert "all rules pass" in status.text
+    bar = client.get(f"/fragments/{GAME}/bar")
+    assert bar.status_code == 200 and 'id="badge"' in bar.text
+    assert "all rules pass" in bar.text
     section = client.get(f"/fragments/{GAME}/component/coins").text
     assert section.startswith('<section class="component" id="component-coins"')
     assert section.count('class="tile"') == 2

@@ -298,3 +298,17 @@ def test_card_tiles_carry_a_badge_when_problems_name_them(fair):
     three = re.search(r'id="card-coins-three".*?</article>', page, re.S).group()
     one = re.search(r'id="card-coins-one".*?</article>', page, re.S).group()
     assert 'class="flag"' in three and 'class="flag"' not in one
+
+
+def test_the_game_page_states_its_rule_status_once(fair):
+    client = make(fair)
+    page = client.get(f"/games/{GAME}").text
+    assert page.count("all rules pass") == 1 and page.count('class="pill') == 0
+    coins = fair / f"data/{GAME}/coins.yaml"
+    coins.write_text(coins.read_text().replace("value: 3", "value: 1"))
+    refresh(client)
+    page = client.get(f"/games/{GAME}").text
+    assert page.count('class="badge') == 1 and page.count('class="pill') == 0
+    assert page.count(">1 problem</a>") == 1 and "all rules pass" not in page
+    head = client.get(f"/fragments/{GAME}/head").text
+    assert "1 problem" not in head and "rules pass" not in head

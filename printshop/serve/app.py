@@ -312,7 +312,7 @@ class App:
                            status=200 if result.problems == [] else 422)
 
     def fragment(self, request: Request):
-        """Return one live part of a page (problems, status, a component, a card)."""
+        """Return one live part of a page (problems, the bar, a component, a card)."""
         gid, what = request.path_params["game"], request.path_params["what"]
         st = self.game_state(gid)
         rest = request.path_params.get("rest", "")
@@ -320,9 +320,6 @@ class App:
         if what == "problems":
             return self.render("fragments.html", block="problems",
                                problems=self.problem_rows(gid), **ctx)
-        if what == "status":
-            return self.render("fragments.html", block="status", summary=self.summary(gid),
-                               **ctx)
         if what == "bar":
             pid, _, cid = request.query_params.get("card", "").partition("/")
             return self.render("fragments.html", block="bar", bar=self.bar(gid, pid, cid),
