@@ -224,17 +224,51 @@ document.addEventListener("click", async event => {
   button.title = response.ok ? "Opened in your editor" : answer.error;
 });
 
-// On a card page: [ and ] (or j and k) for the previous and next card.
+// On a card page: [ and ] (j and k, or the arrow keys) for the previous and next card, f to
+// turn the card over. The side shown stays in the URL (?side=back) and goes to the next card.
+function showSide(side) {
+  const page = document.querySelector(".card-page.has-back");
+  if (!page) return;
+  page.classList.toggle("show-back", side === "back");
+  const button = document.getElementById("flip");
+  button.setAttribute("aria-pressed", side === "back" ? "true" : "false");
+  button.textContent = side === "back" ? "Show the front (f)" : "Show the back (f)";
+  const params = new URLSearchParams(location.search);
+  side === "back" ? params.set("side", "back") : params.delete("side");
+  const query = params.toString() ? "?" + params : "";
+  history.replaceState(null, "", location.pathname + query + location.hash);
+  for (const link of document.querySelectorAll(".card-nav a[rel]"))
+    link.search = query;
+}
+
+function flip() {
+  const page = document.querySelector(".card-page.has-back");
+  if (page) showSide(page.classList.contains("show-back") ? "front" : "back");
+}
+
+document.addEventListener("click", event => {
+  if (event.target.closest("#flip")) flip();
+});
+
 document.addEventListener("keydown", event => {
   if (event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey ||
       event.altKey) return;
-  const rel = {"[": "prev", "k": "prev", "]": "next", "j": "next"}[event.key];
-  const link = rel && document.querySelector(`a[rel="${rel}"]`);
+  if (event.key === "f") { flip(); return; }
+  const rel = {"[": "prev", "k": "prev", "ArrowLeft": "prev",
+               "]": "next", "j": "next", "ArrowRight": "next"}[event.key];
+  const link = rel && document.querySelector(`.card-nav a[rel="${rel}"]`);
   if (link) location.href = link.href;
+});
+
+// The print preview draws its sheets again when an option changes.
+document.addEventListener("change", event => {
+  const form = event.target.closest("form#print-options");
+  if (form) form.requestSubmit();
 });
 
 document.addEventListener("DOMContentLoaded", () => {
   readFilter();
+  if (new URLSearchParams(location.search).get("side") === "back") showSide("back");
   observeLazy(document);
   for (const id of ["filter-component", "filter-search", "show-backs", "zoom"]) {
     const el = document.getElementById(id);
