@@ -326,7 +326,7 @@ def test_a_big_decks_later_cards_are_drawn_as_they_come_into_view(tmp_path):
     root = tmp_path / "fair"
     shutil.copytree(EXAMPLE, root)
     rows = [f"  - {{id: c{n}, name: Stall {n}, stall: food, cost: 1, text: \"Card {n}.\"}}"
-            for n in range(150)]
+            for n in range(150)]     # two grids: GRID_CHUNK tiles and 30
     (root / STALLS).write_text("cards:\n" + "\n".join(rows) + "\n")
     url, stop = start_in_thread(root, tmp_path / "output")
     browser = chromium(tmp_path / "profile")
@@ -338,11 +338,34 @@ def test_a_big_decks_later_cards_are_drawn_as_they_come_into_view(tmp_path):
         wait_for(browser, lambda b: b.find_element(By.ID, "card-stalls-c149")
                  .find_elements(By.CSS_SELECTOR, ".face.front svg"),
                  "the last card was never drawn")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#component-stalls > .grid")) == 2
+        # a template edit: the cards on screen are drawn again, in place; the first ones, far
+        # above, keep their drawing until they come back into view
+        template = root / f"templates/{GAME}/stall.svg.j2"
+        template.write_text(template.read_text() + "\n<desc>edited-template</desc>\n")
+        wait_for(browser, lambda b: "edited-template" in b.find_element(
+            By.ID, "card-stalls-c149").get_attribute("innerHTML"),
+                 "the last card on screen never showed the edit")
+        first = browser.find_element(By.ID, "card-stalls-c0")
+        assert "edited-template" not in first.get_attribute("innerHTML")
+        assert first.get_attribute("data-lazy") is not None
+        assert browser.execute_script("return performance.getEntriesByType('navigation')"
+                                      "[0].type") == "navigate"      # not reloaded
+        browser.execute_script("arguments[0].scrollIntoView()", first)
+        wait_for(browser, lambda b: "edited-template" in b.find_element(
+            By.ID, "card-stalls-c0").get_attribute("innerHTML"),
+                 "the first card was not drawn again when it came back into view")
         search = browser.find_element(By.ID, "filter-search")
-        search.send_keys("stall 148")
+        search.send_keys("stall 14")
         # tiles drawn meanwhile replace their placeholders: read them until they hold still
+        found = [f"stalls/c{n}" for n in range(150) if "14" in str(n)]   # 12, in two grids
         wait_for(browser, lambda b: [t.get_attribute("data-card") for t in visible_tiles(b)]
-                 == ["stalls/c148"], "the search did not find the card of a placeholder")
+                 == found, "the search did not find the cards of placeholders")
+        # the cards found in the deck's two grids flow as one: full rows, one short at the end
+        tops = sorted({t.location["y"] for t in visible_tiles(browser)})
+        per_row = [sum(1 for t in visible_tiles(browser) if t.location["y"] == y) for y in tops]
+        assert len(found) == 12 and all(n == per_row[0] for n in per_row[:-1])
+        assert len(tops) == -(-12 // per_row[0]) > 1
     finally:
         browser.quit()
         stop()

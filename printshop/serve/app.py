@@ -47,6 +47,8 @@ CHECK_DELAY = 0.15  # seconds between sending redrawn cards and running the rule
 # A deck's first cards are drawn into the page; the others when they come near the viewport
 # (a 1,000-card deck would otherwise be drawn whole, a few seconds, on every template edit).
 EAGER_TILES = 36
+# Tiles per grid: 120 fills whole rows at 2, 3, 4, 5, 6, 8, 10 or 12 columns.
+GRID_CHUNK = 120
 MAP_GAME = "pocketciv"
 # Card drawings come from a project's templates, which printshop does not trust: the page
 # runs only the studio's own script, and a drawing can load nothing but the studio's fonts.
@@ -108,6 +110,7 @@ class App:
         # cannot make the studio act (downloads, open in editor) on the designer's behalf.
         self.token = secrets.token_urlsafe(24)
         self.eager_tiles = EAGER_TILES
+        self.grid_chunk = GRID_CHUNK
         self.previews = preview.Previews()
         self.editor: str | None = None      # the editor command (--editor), else $EDITOR
         self.run_editor = subprocess.Popen

@@ -7,7 +7,14 @@ const instance = document.body.dataset.instance;
 function watched(tokens) {
   const all = [...document.querySelectorAll("[data-watch]")].filter(el =>
     el.dataset.watch.split(" ").some(t => tokens.has(t)));
-  return all.filter(el => !all.some(other => other !== el && other.contains(el)));
+  const chosen = new Set(all);
+  // an element inside another one being swapped comes with it
+  return all.filter(el => {
+    for (let up = el.parentElement?.closest("[data-watch]"); up;
+         up = up.parentElement?.closest("[data-watch]"))
+      if (chosen.has(up)) return false;
+    return true;
+  });
 }
 
 // Where keyboard focus was inside an element about to be swapped, to put it back after.
@@ -60,7 +67,7 @@ async function swap(el) {
 
 // Tiles past a deck's first cards are drawn when they come near the viewport: fetched a few
 // at a time, and put into the page a few a frame, so that scrolling never waits long.
-const LAZY_FETCHES = 4, LAZY_PER_FRAME = 3;
+const LAZY_FETCHES = 4, LAZY_PER_FRAME = 12, MANY_TILES = 24;
 const lazyQueue = [], lazyReady = [];
 let lazyBusy = 0, lazyFrame = false;
 
@@ -68,6 +75,11 @@ function pumpLazy() {
   while (lazyBusy < LAZY_FETCHES && lazyQueue.length) {
     const tile = lazyQueue.shift();
     if (!tile.isConnected) continue;
+    const box = tile.getBoundingClientRect();
+    if (box.bottom < -2 * innerHeight || box.top > 3 * innerHeight) {
+      lazy.observe(tile);          // scrolled past before its turn: drawn if it comes back
+      continue;
+    }
     lazyBusy++;
     fetch(tile.dataset.fragment, {cache: "no-store"})
       .then(r => r.ok ? r.text() : null)
@@ -92,12 +104,17 @@ function placeLazy() {
   });
 }
 
+// Tiles on screen are fetched before those in the margin around it.
 const lazy = "IntersectionObserver" in window ? new IntersectionObserver(entries => {
+  const onScreen = [], near = [];
   for (const entry of entries) {
     if (!entry.isIntersecting) continue;
     lazy.unobserve(entry.target);
-    lazyQueue.push(entry.target);
+    const box = entry.boundingClientRect;
+    (box.bottom > 0 && box.top < innerHeight ? onScreen : near).push(entry.target);
   }
+  lazyQueue.unshift(...onScreen);
+  lazyQueue.push(...near);
   pumpLazy();
 }, {rootMargin: "600px 0px"}) : null;
 
@@ -117,10 +134,21 @@ async function update(event) {
   const tokens = new Set(event.checked === false ? [] : ["any", "problems"]);
   for (const c of event.cards || []) tokens.add("card:" + c);
   for (const c of event.components || []) tokens.add("component:" + c);
-  await Promise.all(watched(tokens).map(swap));
-  if (event.version) document.body.dataset.version = event.version;
   const changed = event.cards || [];
-  if (changed.length && changed.length <= 24) {   // show what changed (not a whole deck)
+  let targets = watched(tokens);
+  if (changed.length > MANY_TILES) {
+    // A template edit on a big deck: the tiles are drawn again as they come near the
+    // viewport (those on screen first), each showing its old drawing until then.
+    const tiles = targets.filter(el => el.classList.contains("tile"));
+    targets = targets.filter(el => !el.classList.contains("tile"));
+    for (const tile of tiles) {
+      tile.setAttribute("data-lazy", "");
+      lazy ? lazy.observe(tile) : targets.push(tile);
+    }
+  }
+  await Promise.all(targets.map(swap));
+  if (event.version) document.body.dataset.version = event.version;
+  if (changed.length && changed.length <= MANY_TILES) {   // show what changed (not a deck)
     const els = changed.flatMap(c =>
       [...document.querySelectorAll(`[data-card="${CSS.escape(c)}"]`)]);
     for (const el of els) el.classList.remove("flash");
@@ -168,6 +196,7 @@ function applyFilter(remember = true) {
   const part = select.value;
   const words = search.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
   document.body.classList.toggle("show-backs", backs.checked);
+  document.body.classList.toggle("filtering", words.length > 0);
   document.body.style.setProperty("--tile", document.getElementById("zoom").value + "px");
   let distinct = 0, copies = 0;
   for (const section of document.querySelectorAll("section.component")) {
