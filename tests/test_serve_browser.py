@@ -45,10 +45,10 @@ def studio(tmp_path_factory):
     stop()
 
 
-def wait_for(browser, condition, message):
+def wait_for(browser, condition, message, timeout=WAIT):
     # The page swaps a card's element when it is redrawn: an element found a moment before
     # may be gone when it is read, which only means "look again".
-    return WebDriverWait(browser, WAIT, ignored_exceptions=(
+    return WebDriverWait(browser, timeout, ignored_exceptions=(
         NoSuchElementException, StaleElementReferenceException)).until(
             lambda b: condition(b), message)
 
@@ -418,8 +418,9 @@ def loaded_images(browser, css):
 def test_the_print_preview_shows_the_sheets_and_switches_options_in_the_page(studio):
     url, _, browser, base = studio
     browser.get(f"{url}/games/{GAME}/print")
+    # (the whole game's sheets are drawn for the preview: slower than a card on a busy machine)
     wait_for(browser, lambda b: len(loaded_images(b, "#print-stalls img")) == 2,
-             "the deck's two printed pages never came")
+             "the deck's two printed pages never came", 3 * WAIT)
     captions = [c.text for c in browser.find_elements(By.CSS_SELECTOR,
                                                        "#print-stalls figcaption")]
     assert captions == ["page 1 · fronts · 297.0 × 210.0 mm", "page 2 · backs · 297.0 × 210.0 mm"]
@@ -431,7 +432,7 @@ def test_the_print_preview_shows_the_sheets_and_switches_options_in_the_page(stu
     Select(browser.find_element(By.NAME, "paper")).select_by_value("letter")
     wait_for(browser, lambda b: "paper=letter" in b.current_url, "choosing Letter did not apply")
     wait_for(browser, lambda b: len(loaded_images(b, "#print-stalls img")) == 2,
-             "the folded pages never came")
+             "the folded pages never came", 3 * WAIT)
     captions = [c.text for c in browser.find_elements(By.CSS_SELECTOR,
                                                        "#print-stalls figcaption")]
     assert captions == ["page 1 · fold · 279.4 × 215.9 mm", "page 2 · fold · 279.4 × 215.9 mm"]

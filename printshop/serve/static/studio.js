@@ -66,8 +66,11 @@ async function swap(el) {
 }
 
 // Tiles past a deck's first cards are drawn when they come near the viewport: fetched a few
-// at a time, and put into the page a few a frame, so that scrolling never waits long.
-const LAZY_FETCHES = 4, LAZY_PER_FRAME = 12, MANY_TILES = 24;
+// at a time, and put into the page a few a frame (fewer while the page scrolls, when each
+// frame paints new tiles anyway), so that scrolling never waits long.
+const LAZY_FETCHES = 4, LAZY_PER_FRAME = 12, LAZY_PER_SCROLLING_FRAME = 3, MANY_TILES = 24;
+let lastScroll = 0;
+addEventListener("scroll", () => { lastScroll = performance.now(); }, {passive: true});
 const lazyQueue = [], lazyReady = [];
 let lazyBusy = 0, lazyFrame = false;
 
@@ -93,7 +96,9 @@ function placeLazy() {
   lazyFrame = true;
   requestAnimationFrame(() => {
     lazyFrame = false;
-    for (const [tile, html] of lazyReady.splice(0, LAZY_PER_FRAME)) {
+    const scrolling = performance.now() - lastScroll < 250;
+    const batch = scrolling ? LAZY_PER_SCROLLING_FRAME : LAZY_PER_FRAME;
+    for (const [tile, html] of lazyReady.splice(0, batch)) {
       if (!tile.isConnected) continue;
       const holder = document.createElement("template");
       holder.innerHTML = html.trim();
