@@ -209,11 +209,12 @@ function applyFilter(remember = true) {
     let visible = 0;
     for (const tile of section.querySelectorAll(".tile")) {
       const show = inPart && words.every(w => tile.dataset.search.includes(w));
-      tile.hidden = !show;
+      if (tile.hidden === show) tile.hidden = !show;   // untouched tiles are not restyled
       if (show) { visible++; distinct++; copies += Number(tile.dataset.copies); }
     }
     const hasTiles = section.querySelector(".tile") !== null;
-    section.hidden = !inPart || (words.length > 0 && (!hasTiles || visible === 0));
+    const hide = !inPart || (words.length > 0 && (!hasTiles || visible === 0));
+    if (section.hidden !== hide) section.hidden = hide;
   }
   const shown = document.getElementById("shown");
   if (shown) shown.textContent = `${distinct} cards shown (${copies} with copies)`;
