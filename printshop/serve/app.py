@@ -29,10 +29,10 @@ from ..errors import PrintshopError, Problem, format_path, inert
 from ..fonts import FAMILIES, FONT_DIR
 from ..geometry import PrintOptions
 from ..project import SHARED_TEMPLATES, Project
+from . import downloads, preview
 from .events import Broadcaster
 from .files import NotServed, read_project_file
 from .guard import refusal
-from . import downloads, preview
 from .state import DECK_KINDS, Studio, core_message, face_document
 
 HERE = Path(__file__).resolve().parent
