@@ -14,7 +14,7 @@ from .geometry import card_size
 from .models import (ID_PATTERN, Card, CheckSpec, DeckComponent, Game, Manifest, Part)
 from .project import SHARED_TEMPLATES, GameFolder, did_you_mean
 from .schema import MAX_COPIES, RESERVED, check_fields
-from .source import Document, load_document
+from .source import Document, load_document, read_text
 from .strict import ValidationError, number_text, short
 
 _ID = re.compile(ID_PATTERN.rstrip("$"))   # used with fullmatch: no newline before the end
@@ -256,6 +256,45 @@ def _nested_fields(doc) -> list[Problem]:
     return found
 
 
+# A word followed by a colon, as a key stands at the start of a line of YAML.
+_KEY_WORD = re.compile(r"(?:^|\s)([a-z_]+):(?=\s|$)")
+_KEY_LINE = re.compile(r"^\s*(?:-\s+)?([a-z_]+):(?:\s|$)")
+
+
+def _swallowed_keys(doc, folder: GameFolder) -> list[Problem]:
+    """Return a problem for each manifest text that took in the keys after it: a quoted value
+    whose closing quote is missing runs on over the next lines (`players: "1-2` takes icons:
+    and style: as its text), which is valid YAML and would be blamed on what needs them."""
+    from .specs import (BoardComponent, BookletComponent, DeckComponent, Manifest,
+                        SheetComponent)
+
+    kinds = (DeckComponent, SheetComponent, BoardComponent, BookletComponent)
+    mappings = [((), doc.data, set(Manifest._compiled()))]
+    components = doc.data.get("components")
+    for i, comp in enumerate(components if isinstance(components, list) else []):
+        if isinstance(comp, dict):
+            keys = set().union(*(kind._compiled() for kind in kinds))
+            mappings.append((("components", i), comp, keys))
+    found, lines = [], None
+    for base, mapping, accepted in mappings:
+        for key, value in mapping.items():
+            lost = [k for k in dict.fromkeys(_KEY_WORD.findall(value))
+                    if k in accepted and k not in mapping] if isinstance(value, str) else []
+            start = doc.line(base + (key,))
+            if not lost or start is None:
+                continue
+            if lines is None:   # read again only for a suspect (a colon in a text is fine)
+                lines = read_text(folder.manifest, doc.file, folder.data_dir).splitlines()
+            text = lines[start - 1].split(":", 1)[-1].strip()
+            unclosed = text[:1] in ("'", '"') and text[:1] not in text[1:]
+            after = {m.group(1) for ln in lines[start:] if (m := _KEY_LINE.match(ln))}
+            if unclosed and any(k in after for k in lost):
+                found.append(Problem(doc.file, f"the quoted text opened here runs on over the "
+                                     f"keys {', '.join(lost)}, which are read as its text: "
+                                     "is its closing quote missing?", base + (key,), start))
+    return found
+
+
 # An icon in text, as text() draws it: :coin:
 ICON_TOKEN = re.compile(r":([a-z0-9][a-z0-9-]*):")
 
@@ -326,9 +365,9 @@ def load_game(folder: GameFolder) -> Game:
     if not isinstance(doc.data, dict):
         raise PrintshopError(Problem(label, "expected a mapping with name and components", (),
                                      1))
-    too_deep = _nested_fields(doc)
-    if too_deep:
-        raise PrintshopError(too_deep)
+    early = _nested_fields(doc) or _swallowed_keys(doc, folder)
+    if early:
+        raise PrintshopError(early)
     try:
         manifest = Manifest.model_validate(doc.data)
     except ValidationError as exc:

@@ -340,7 +340,8 @@ def test_a_one_card_edit_redraws_only_that_card(client, fair):
     template.write_text(template.read_text() + "\n")
     change = st.refresh(GAME)
     assert len(change.cards) == 6 + 2  # a template may be shared: the game is drawn again
-    assert change.components == ["aid", "coins", "stalls"]  # every drawing may have changed
+    # every drawing may have changed: the sheet is sent whole, the decks' tiles one by one
+    assert change.components == ["aid"]
 
 
 def test_adding_a_card_refreshes_its_deck_whole(client, fair):
@@ -355,9 +356,9 @@ def test_adding_a_card_refreshes_its_deck_whole(client, fair):
 
 
 def test_fragments_are_the_parts_of_pages_that_live_updates_swap(client):
-    status = client.get(f"/fragments/{GAME}/status")
-    assert status.status_code == 200 and 'id="status"' in status.text
-    assert "all rules pass" in status.text
+    bar = client.get(f"/fragments/{GAME}/bar")
+    assert bar.status_code == 200 and 'id="badge"' in bar.text
+    assert "all rules pass" in bar.text
     section = client.get(f"/fragments/{GAME}/component/coins").text
     assert section.startswith('<section class="component" id="component-coins"')
     assert section.count('class="tile"') == 2

@@ -45,10 +45,10 @@ def studio(tmp_path_factory):
     stop()
 
 
-def wait_for(browser, condition, message):
+def wait_for(browser, condition, message, timeout=WAIT):
     # The page swaps a card's element when it is redrawn: an element found a moment before
     # may be gone when it is read, which only means "look again".
-    return WebDriverWait(browser, WAIT, ignored_exceptions=(
+    return WebDriverWait(browser, timeout, ignored_exceptions=(
         NoSuchElementException, StaleElementReferenceException)).until(
             lambda b: condition(b), message)
 
@@ -150,7 +150,8 @@ def test_screenshots_of_the_game_page_and_a_card_page(studio):
     assert "Fireworks Café" in browser.find_element(By.TAG_NAME, "h1").text
     assert f"{STALLS}:7" in browser.find_element(By.ID, "card-detail").text
     faces = browser.find_elements(By.CSS_SELECTOR, ".large .face svg")
-    assert len(faces) == 2 and all(f.size["width"] > 200 for f in faces)
+    assert len(faces) == 2 and faces[0].size["width"] > 300   # the back shows when turned
+    assert not faces[1].is_displayed()
     card_png = base / "card-page.png"
     browser.save_screenshot(str(card_png))
     for png in (game_png, card_png):
@@ -325,7 +326,7 @@ def test_a_big_decks_later_cards_are_drawn_as_they_come_into_view(tmp_path):
     root = tmp_path / "fair"
     shutil.copytree(EXAMPLE, root)
     rows = [f"  - {{id: c{n}, name: Stall {n}, stall: food, cost: 1, text: \"Card {n}.\"}}"
-            for n in range(150)]
+            for n in range(150)]     # two grids: GRID_CHUNK tiles and 30
     (root / STALLS).write_text("cards:\n" + "\n".join(rows) + "\n")
     url, stop = start_in_thread(root, tmp_path / "output")
     browser = chromium(tmp_path / "profile")
@@ -337,11 +338,34 @@ def test_a_big_decks_later_cards_are_drawn_as_they_come_into_view(tmp_path):
         wait_for(browser, lambda b: b.find_element(By.ID, "card-stalls-c149")
                  .find_elements(By.CSS_SELECTOR, ".face.front svg"),
                  "the last card was never drawn")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#component-stalls > .grid")) == 2
+        # a template edit: the cards on screen are drawn again, in place; the first ones, far
+        # above, keep their drawing until they come back into view
+        template = root / f"templates/{GAME}/stall.svg.j2"
+        template.write_text(template.read_text() + "\n<desc>edited-template</desc>\n")
+        wait_for(browser, lambda b: "edited-template" in b.find_element(
+            By.ID, "card-stalls-c149").get_attribute("innerHTML"),
+                 "the last card on screen never showed the edit")
+        first = browser.find_element(By.ID, "card-stalls-c0")
+        assert "edited-template" not in first.get_attribute("innerHTML")
+        assert first.get_attribute("data-lazy") is not None
+        assert browser.execute_script("return performance.getEntriesByType('navigation')"
+                                      "[0].type") == "navigate"      # not reloaded
+        browser.execute_script("arguments[0].scrollIntoView()", first)
+        wait_for(browser, lambda b: "edited-template" in b.find_element(
+            By.ID, "card-stalls-c0").get_attribute("innerHTML"),
+                 "the first card was not drawn again when it came back into view")
         search = browser.find_element(By.ID, "filter-search")
-        search.send_keys("stall 148")
+        search.send_keys("stall 14")
         # tiles drawn meanwhile replace their placeholders: read them until they hold still
+        found = [f"stalls/c{n}" for n in range(150) if "14" in str(n)]   # 12, in two grids
         wait_for(browser, lambda b: [t.get_attribute("data-card") for t in visible_tiles(b)]
-                 == ["stalls/c148"], "the search did not find the card of a placeholder")
+                 == found, "the search did not find the cards of placeholders")
+        # the cards found in the deck's two grids flow as one: full rows, one short at the end
+        tops = sorted({t.location["y"] for t in visible_tiles(browser)})
+        per_row = [sum(1 for t in visible_tiles(browser) if t.location["y"] == y) for y in tops]
+        assert len(found) == 12 and all(n == per_row[0] for n in per_row[:-1])
+        assert len(tops) == -(-12 // per_row[0]) > 1
     finally:
         browser.quit()
         stop()
@@ -383,3 +407,60 @@ def test_a_sheet_is_drawn_when_it_comes_into_view(studio):
     wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#component-aid .paper svg"),
              "the sheet was never drawn")
     assert "How to play" in browser.find_element(By.ID, "component-aid").text
+
+
+def loaded_images(browser, css):
+    return [i for i in browser.find_elements(By.CSS_SELECTOR, css)
+            if browser.execute_script("return arguments[0].complete && "
+                                      "arguments[0].naturalWidth > 0", i)]
+
+
+def test_the_print_preview_shows_the_sheets_and_switches_options_in_the_page(studio):
+    url, _, browser, base = studio
+    browser.get(f"{url}/games/{GAME}/print")
+    # (the whole game's sheets are drawn for the preview: slower than a card on a busy machine)
+    wait_for(browser, lambda b: len(loaded_images(b, "#print-stalls img")) == 2,
+             "the deck's two printed pages never came", 3 * WAIT)
+    captions = [c.text for c in browser.find_elements(By.CSS_SELECTOR,
+                                                       "#print-stalls figcaption")]
+    assert captions == ["page 1 · fronts · 297.0 × 210.0 mm", "page 2 · backs · 297.0 × 210.0 mm"]
+    front = browser.find_element(By.CSS_SELECTOR, "#print-stalls img")
+    assert abs(front.size["width"] / front.size["height"] - 297 / 210) < 0.02  # A4 landscape
+    browser.save_screenshot(str(base / "print-duplex.png"))
+    Select(browser.find_element(By.NAME, "backs")).select_by_value("fold")
+    wait_for(browser, lambda b: "backs=fold" in b.current_url, "choosing fold did not apply")
+    Select(browser.find_element(By.NAME, "paper")).select_by_value("letter")
+    wait_for(browser, lambda b: "paper=letter" in b.current_url, "choosing Letter did not apply")
+    wait_for(browser, lambda b: len(loaded_images(b, "#print-stalls img")) == 2,
+             "the folded pages never came", 3 * WAIT)
+    captions = [c.text for c in browser.find_elements(By.CSS_SELECTOR,
+                                                       "#print-stalls figcaption")]
+    assert captions == ["page 1 · fold · 279.4 × 215.9 mm", "page 2 · fold · 279.4 × 215.9 mm"]
+    assert Select(browser.find_element(By.NAME, "backs")).first_selected_option.text \
+        == "fold (gutter)"
+    browser.save_screenshot(str(base / "print-fold-letter.png"))
+
+
+def test_the_card_page_turns_over_with_f_and_keeps_the_side_on_the_next_card(studio):
+    url, _, browser, base = studio
+    browser.get(f"{url}/games/{GAME}/cards/stalls/ring-toss")
+
+    def shown(b):
+        return [f.get_attribute("class").split()[1]
+                for f in b.find_elements(By.CSS_SELECTOR, ".large .face") if f.is_displayed()]
+    assert shown(browser) == ["front"]
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys("f")
+    wait_for(browser, lambda b: shown(b) == ["back"], "f did not turn the card over")
+    assert browser.current_url.endswith("?side=back")
+    assert browser.find_element(By.ID, "flip").get_attribute("aria-pressed") == "true"
+    browser.save_screenshot(str(base / "card-back.png"))
+    body.send_keys(webdriver.common.keys.Keys.ARROW_RIGHT)
+    wait_for(browser, lambda b: "/cards/stalls/goldfish?side=back" in b.current_url,
+             "the right arrow did not go to the next card")
+    wait_for(browser, lambda b: shown(b) == ["back"], "the next card did not show its back")
+    browser.find_element(By.ID, "flip").click()
+    wait_for(browser, lambda b: shown(b) == ["front"], "the button did not turn it back")
+    browser.find_element(By.TAG_NAME, "body").send_keys("[")
+    wait_for(browser, lambda b: b.current_url.endswith("/cards/stalls/ring-toss"),
+             "[ did not go to the previous card")

@@ -127,6 +127,39 @@ def test_10_a_template_failing_on_every_card_is_one_row_linking_the_cards(fair):
     assert "1 problem" in client.get(f"/fragments/{GAME}/bar").text
 
 
+MANIFEST = f"data/{GAME}/game.yaml"
+
+
+def test_11_a_missing_closing_quote_is_named_at_its_line_by_validate_and_the_studio(fair):
+    from click.testing import CliRunner
+
+    from printshop.cli import main
+
+    manifest = fair / MANIFEST
+    text = manifest.read_text()
+    line = text.splitlines().index('players: "1-2"') + 1
+    manifest.write_text(text.replace('players: "1-2"', 'players: "1-2'))
+    expected = (f"{MANIFEST}:{line}: players: the quoted text opened here runs on over the "
+                "keys icons, style")
+    result = CliRunner().invoke(main, ["validate", "--project", str(fair)])
+    assert result.exit_code == 1 and expected in result.output
+    assert "1 error," in result.output     # not the icons and colours the text took
+    client = make(fair)
+    summary = client.get(f"/api/games/{GAME}").json()
+    assert summary["status"] == "error"
+    rows = client.get(f"/api/games/{GAME}/problems").json()
+    assert [(r["where"], r["key"]) for r in rows] == [(f"{MANIFEST}:{line}", "players")]
+    assert "closing quote missing" in rows[0]["message"]
+    assert "closing quote missing" in client.get(f"/games/{GAME}").text
+
+
+def test_11_a_key_word_in_a_one_line_text_is_no_missing_quote(fair):
+    manifest = fair / MANIFEST    # (the manifest has no description)
+    manifest.write_text(manifest.read_text().replace(
+        "subtitle: A pocket example for printshop", 'subtitle: "See the description: below"'))
+    assert make(fair).get(f"/api/games/{GAME}").json()["status"] == "ok"
+
+
 def test_12_a_card_page_says_when_it_shows_the_last_version_that_loaded(fair):
     client = make(fair)
     stalls = fair / STALLS
@@ -265,3 +298,17 @@ def test_card_tiles_carry_a_badge_when_problems_name_them(fair):
     three = re.search(r'id="card-coins-three".*?</article>', page, re.S).group()
     one = re.search(r'id="card-coins-one".*?</article>', page, re.S).group()
     assert 'class="flag"' in three and 'class="flag"' not in one
+
+
+def test_the_game_page_states_its_rule_status_once(fair):
+    client = make(fair)
+    page = client.get(f"/games/{GAME}").text
+    assert page.count("all rules pass") == 1 and page.count('class="pill') == 0
+    coins = fair / f"data/{GAME}/coins.yaml"
+    coins.write_text(coins.read_text().replace("value: 3", "value: 1"))
+    refresh(client)
+    page = client.get(f"/games/{GAME}").text
+    assert page.count('class="badge') == 1 and page.count('class="pill') == 0
+    assert page.count(">1 problem</a>") == 1 and "all rules pass" not in page
+    head = client.get(f"/fragments/{GAME}/head").text
+    assert "1 problem" not in head and "rules pass" not in head

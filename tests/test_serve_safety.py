@@ -19,7 +19,9 @@ from printshop.serve.app import create_app  # noqa: E402
 
 GAME = "lantern-fair"
 ACTIONS = [f"/games/{GAME}/download/tts.zip", f"/games/{GAME}/download/{GAME}-print-and-play.pdf",
-           f"/games/{GAME}/download/components/stalls.pdf", f"/games/{GAME}/download/decklist.csv"]
+           f"/games/{GAME}/download/components/stalls.pdf", f"/games/{GAME}/download/decklist.csv",
+           f"/games/{GAME}/download/proof.pdf", f"/games/{GAME}/download/png.zip",
+           f"/games/{GAME}/download/pod/thegamecrafter.zip"]
 
 
 @pytest.fixture

@@ -29,6 +29,7 @@ from ..errors import PrintshopError, Problem, format_path, inert
 from ..fonts import FAMILIES, FONT_DIR
 from ..geometry import PrintOptions
 from ..project import SHARED_TEMPLATES, Project
+from . import downloads, preview
 from .events import Broadcaster
 from .files import NotServed, read_project_file
 from .guard import refusal
@@ -46,6 +47,8 @@ CHECK_DELAY = 0.15  # seconds between sending redrawn cards and running the rule
 # A deck's first cards are drawn into the page; the others when they come near the viewport
 # (a 1,000-card deck would otherwise be drawn whole, a few seconds, on every template edit).
 EAGER_TILES = 36
+# Tiles per grid: 120 fills whole rows at 2, 3, 4, 5, 6, 8, 10 or 12 columns.
+GRID_CHUNK = 120
 MAP_GAME = "pocketciv"
 # Card drawings come from a project's templates, which printshop does not trust: the page
 # runs only the studio's own script, and a drawing can load nothing but the studio's fonts.
@@ -107,6 +110,8 @@ class App:
         # cannot make the studio act (downloads, open in editor) on the designer's behalf.
         self.token = secrets.token_urlsafe(24)
         self.eager_tiles = EAGER_TILES
+        self.grid_chunk = GRID_CHUNK
+        self.previews = preview.Previews()
         self.editor: str | None = None      # the editor command (--editor), else $EDITOR
         self.run_editor = subprocess.Popen
         self.instance = secrets.token_hex(8)  # a page that sees another one reloads (restart)
@@ -281,7 +286,8 @@ class App:
         return self.render("game.html", st=st, game=st.game, gid=gid,
                            summary=self.summary(gid), problems=self.problem_rows(gid),
                            bar=self.bar(gid),
-                           has_map=gid == MAP_GAME and st.game is not None, kinds=DECK_KINDS)
+                           has_map=gid == MAP_GAME and st.game is not None, kinds=DECK_KINDS,
+                           shops=downloads.shop_names())
 
     def card_page(self, request: Request):
         """Show one card large with its data, source lines and problems."""
@@ -294,6 +300,7 @@ class App:
         return self.render("card.html", st=st, game=st.game, gid=gid, part=part, card=card,
                            bar=self.bar(gid, pid, cid), prev=prev, next=after,
                            position=(at + 1, len(part.cards)),
+                           side="back" if request.query_params.get("side") == "back" else "front",
                            problems=self.problem_rows(gid, (pid, cid)),
                            source=self.studio.source(part, card))
 
@@ -311,8 +318,42 @@ class App:
                            bar=self.bar(gid, what="Map"),
                            status=200 if result.problems == [] else 422)
 
+    def print_page(self, request: Request):
+        """Show a game's sheets as they print, with the build's options chosen in the page."""
+        gid = request.path_params["game"]
+        st = self.loaded(gid)
+        opts = preview.options(request.query_params, self.studio.opts)
+        return self.render("print.html", st=st, game=st.game, gid=gid, opts=opts,
+                           query=preview.query_of(opts), choices=preview,
+                           bar=self.bar(gid, what="Print preview"))
+
+    def print_section(self, gid: str, pid: str, request: Request) -> HTMLResponse:
+        """Return one component's printed pages for the preview (a fragment)."""
+        st = self.loaded(gid)
+        part = self.part_or_404(gid, pid)
+        opts = preview.options(request.query_params, self.studio.opts)
+        sheets = self.previews.pages(self.studio, gid, pid, opts)
+        rows = self.problem_rows(gid, problems=[sheets]) if isinstance(sheets, Problem) else []
+        return self.render("fragments.html", block="print", st=st, gid=gid, part=part,
+                           sheets=sheets, rows=rows, query=preview.query_of(opts))
+
+    def api_print_svg(self, request: Request):
+        """Send one printed page of a component, as the preview's options draw it."""
+        gid, pid = request.path_params["game"], request.path_params["component"]
+        self.part_or_404(gid, pid)
+        opts = preview.options(request.query_params, self.studio.opts)
+        sheets = self.previews.pages(self.studio, gid, pid, opts)
+        n = request.path_params["n"]
+        if isinstance(sheets, Problem):
+            return JSONResponse({"problem": str(sheets)}, 422)
+        if not 1 <= n <= len(sheets):
+            raise HTTPException(404, "no such page")
+        return Response(sheets[n - 1].svg.replace(">", ">" + SVG_STYLE, 1),
+                        media_type="image/svg+xml",
+                        headers={"Content-Security-Policy": SVG_CSP})
+
     def fragment(self, request: Request):
-        """Return one live part of a page (problems, status, a component, a card)."""
+        """Return one live part of a page (problems, the bar, a component, a card)."""
         gid, what = request.path_params["game"], request.path_params["what"]
         st = self.game_state(gid)
         rest = request.path_params.get("rest", "")
@@ -320,9 +361,8 @@ class App:
         if what == "problems":
             return self.render("fragments.html", block="problems",
                                problems=self.problem_rows(gid), **ctx)
-        if what == "status":
-            return self.render("fragments.html", block="status", summary=self.summary(gid),
-                               **ctx)
+        if what == "print" and rest:
+            return self.print_section(gid, rest, request)
         if what == "bar":
             pid, _, cid = request.query_params.get("card", "").partition("/")
             return self.render("fragments.html", block="bar", bar=self.bar(gid, pid, cid),
@@ -467,8 +507,6 @@ class App:
 
     async def download(self, request: Request):
         """Make one of the game's downloads (a POST from the studio's own page)."""
-        from . import downloads
-
         gid, what = request.path_params["game"], request.path_params["what"]
         st = self.loaded(gid)
         maker = downloads.find(what, st.game)
@@ -626,6 +664,7 @@ class App:
             Route("/games/{game}", self.game_page),
             Route("/games/{game}/cards/{component}/{card}", self.card_page),
             Route("/games/{game}/map", self.map_page),
+            Route("/games/{game}/print", self.print_page),
             Route("/games/{game}/map/{seed}.{ext}", self.map_download, methods=["GET", "POST"]),
             Route("/games/{game}/download/{what:path}", self.download, methods=["GET", "POST"]),
             Route("/fragments/{game}/{what}", self.fragment),
@@ -635,6 +674,7 @@ class App:
             Route("/api/games/{game}/problems", self.api_problems),
             Route("/api/games/{game}/cards/{component}/{card}.svg", self.api_card_svg),
             Route("/api/games/{game}/components/{component}/{n:int}.svg", self.api_page_svg),
+            Route("/api/games/{game}/print/{component}/{n:int}.svg", self.api_print_svg),
             Route("/api/events", self.api_events),
             Route("/api/open", self.api_open, methods=["POST"]),
             Route("/static/{name}", self.static),

@@ -62,12 +62,55 @@ def tts(app, game: Game):
     files[f"{game.id}.json"] = (json.dumps(result.save, ensure_ascii=False, indent=2)
                                 + "\n").encode("utf-8")
     files["README.txt"] = readme(game, result, None, out).encode("utf-8")
+    return zipped(f"{game.id}-tts", files)
+
+
+def zipped(folder: str, files: dict[str, bytes]) -> tuple[str, str, bytes]:
+    """Return files as a zip download holding one folder (fixed dates: the same bytes for the
+    same files)."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for name in sorted(files):
-            info = zipfile.ZipInfo(f"{game.id}-tts/{name}", (1980, 1, 1, 0, 0, 0))
+            info = zipfile.ZipInfo(f"{folder}/{name}", (1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, files[name])
-    return f"{game.id}-tts.zip", "application/zip", buf.getvalue()
+    return f"{folder}.zip", "application/zip", buf.getvalue()
+
+
+def proof(app, game: Game):
+    """Draw the game's proof sheet (every distinct card, labelled) as a PDF in memory."""
+    from ..gather import drawing
+    from ..pdf import pages_to_pdf
+    from ..proof import proof_pages
+
+    opts = app.studio.opts
+    with drawing(game, "proof"):
+        pdf = pages_to_pdf(proof_pages(game, opts), f"{game.manifest.name} — proof")
+    return f"{game.id}-proof{'-low-ink' if opts.low_ink else ''}.pdf", PDF, pdf
+
+
+def png(app, game: Game):
+    """Draw a PNG of every card face and back, as `printshop export png` does, in a zip."""
+    from ..export.images import card_images
+
+    return zipped(f"{game.id}-png", card_images(game))
+
+
+def pod(shop_id: str):
+    """Return the maker of a print-on-demand shop's upload (`printshop export pod`)."""
+    def make(app, game: Game):
+        from ..export.pod import pod_export
+        from ..export.shops import shop
+
+        return zipped(f"{game.id}-pod-{shop_id}", pod_export(game, shop(shop_id)).files)
+    return make
+
+
+def shop_names() -> list[tuple[str, str]]:
+    """Return (id, name) of the print-on-demand shops printshop knows."""
+    from ..export.shops import shops
+
+    return [(k, s.name) for k, s in shops().items()]
 
 
 def find(what: str, game: Game):
@@ -76,6 +119,13 @@ def find(what: str, game: Game):
         return print_and_play
     if what == "tts.zip":
         return tts
+    if what == "proof.pdf":
+        return proof
+    if what == "png.zip":
+        return png
+    if what.startswith("pod/") and what.endswith(".zip") and \
+            what[len("pod/"):-len(".zip")] in dict(shop_names()):
+        return pod(what[len("pod/"):-len(".zip")])
     if what.startswith("decklist.") and what.split(".", 1)[1] in DECKLIST_TYPES:
         return decklist(what.split(".", 1)[1])
     if what.startswith("components/") and what.endswith(".pdf"):

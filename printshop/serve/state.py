@@ -67,6 +67,7 @@ class GameState:
     fingerprint: str = ""
     card_keys: dict[tuple[str, str], str] = field(default_factory=dict)
     part_keys: dict[str, str] = field(default_factory=dict)
+    heads: dict[str, str] = field(default_factory=dict)   # deck -> what its section shows
     version: int = 0
     stuck: dict[str, Problem] = field(default_factory=dict)  # component -> render timed out
 
@@ -156,9 +157,13 @@ class Studio:
             st.load_problems = []
             st.stuck = {}
             st.game = game
-            old_fingerprint = st.fingerprint
             st.fingerprint = self._fingerprint(game)
-            old_cards, old_parts = st.card_keys, st.part_keys
+            old_cards, old_parts, old_heads = st.card_keys, st.part_keys, st.heads
+            # A deck's section (heading, counts, the tiles in order) is sent again whole only
+            # when it changes; a template edit redraws its tiles one by one, those on screen
+            # first (a 1,000-card section at once would block the page).
+            st.heads = {p.id: _hash(p.spec.model_dump(), [(c.id, c.copies) for c in p.cards])
+                        for p in game.parts if p.kind in DECK_KINDS}
             specs = {p.id: _hash(st.fingerprint, p.spec.model_dump()) for p in game.parts}
             st.card_keys = {(p.id, c.id): _hash(specs[p.id], c.context())
                             for p in game.parts if p.kind in DECK_KINDS for c in p.cards}
@@ -172,8 +177,9 @@ class Studio:
                     part, card = self.card(game_id, part_id, card_id)  # on screen before
                     self._store(st, part_id, card_id, key, self._stuck(st, part_id, card_id)
                                 or self._draw(game, part, card))
-            parts = [p.id for p in game.parts if self._part_changed(st, p, old_cards, old_parts,
-                                                                     old_fingerprint)]
+            parts = [p.id for p in game.parts
+                     if (old_heads.get(p.id) != st.heads[p.id] if p.kind in DECK_KINDS
+                         else old_parts.get(p.id) != st.part_keys[p.id])]
             parts += [p for p in old_parts if p not in st.part_keys]
             self._forget_old()
             return Change(game_id, st.version, [f"{p}/{c}" for p, c in changed],
@@ -201,17 +207,6 @@ class Studio:
                 except NotServed:
                     files.append((rel, "refused"))
         return _hash(game.manifest.model_dump(), game.icons, files, self.opts.key())
-
-    @staticmethod
-    def _part_changed(st: GameState, part: Part, old_cards: dict, old_parts: dict,
-                      old_fingerprint: str) -> bool:
-        """Tell whether a component must be shown again whole (not card by card)."""
-        if part.kind not in DECK_KINDS:
-            return old_parts.get(part.id) != st.part_keys[part.id]
-        if old_fingerprint != st.fingerprint:
-            return True
-        return [c for (q, c) in st.card_keys if q == part.id] != \
-            [c for (q, c) in old_cards if q == part.id]
 
     def state(self, game_id: str) -> GameState:
         """Return a game's state, or KeyError for an unknown id."""

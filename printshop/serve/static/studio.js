@@ -7,7 +7,14 @@ const instance = document.body.dataset.instance;
 function watched(tokens) {
   const all = [...document.querySelectorAll("[data-watch]")].filter(el =>
     el.dataset.watch.split(" ").some(t => tokens.has(t)));
-  return all.filter(el => !all.some(other => other !== el && other.contains(el)));
+  const chosen = new Set(all);
+  // an element inside another one being swapped comes with it
+  return all.filter(el => {
+    for (let up = el.parentElement?.closest("[data-watch]"); up;
+         up = up.parentElement?.closest("[data-watch]"))
+      if (chosen.has(up)) return false;
+    return true;
+  });
 }
 
 // Where keyboard focus was inside an element about to be swapped, to put it back after.
@@ -59,8 +66,11 @@ async function swap(el) {
 }
 
 // Tiles past a deck's first cards are drawn when they come near the viewport: fetched a few
-// at a time, and put into the page a few a frame, so that scrolling never waits long.
-const LAZY_FETCHES = 4, LAZY_PER_FRAME = 3;
+// at a time, and put into the page a few a frame (fewer while the page scrolls, when each
+// frame paints new tiles anyway), so that scrolling never waits long.
+const LAZY_FETCHES = 4, LAZY_PER_FRAME = 12, LAZY_PER_SCROLLING_FRAME = 3, MANY_TILES = 24;
+let lastScroll = 0;
+addEventListener("scroll", () => { lastScroll = performance.now(); }, {passive: true});
 const lazyQueue = [], lazyReady = [];
 let lazyBusy = 0, lazyFrame = false;
 
@@ -68,6 +78,11 @@ function pumpLazy() {
   while (lazyBusy < LAZY_FETCHES && lazyQueue.length) {
     const tile = lazyQueue.shift();
     if (!tile.isConnected) continue;
+    const box = tile.getBoundingClientRect();
+    if (box.bottom < -2 * innerHeight || box.top > 3 * innerHeight) {
+      lazy.observe(tile);          // scrolled past before its turn: drawn if it comes back
+      continue;
+    }
     lazyBusy++;
     fetch(tile.dataset.fragment, {cache: "no-store"})
       .then(r => r.ok ? r.text() : null)
@@ -81,7 +96,9 @@ function placeLazy() {
   lazyFrame = true;
   requestAnimationFrame(() => {
     lazyFrame = false;
-    for (const [tile, html] of lazyReady.splice(0, LAZY_PER_FRAME)) {
+    const scrolling = performance.now() - lastScroll < 250;
+    const batch = scrolling ? LAZY_PER_SCROLLING_FRAME : LAZY_PER_FRAME;
+    for (const [tile, html] of lazyReady.splice(0, batch)) {
       if (!tile.isConnected) continue;
       const holder = document.createElement("template");
       holder.innerHTML = html.trim();
@@ -92,12 +109,17 @@ function placeLazy() {
   });
 }
 
+// Tiles on screen are fetched before those in the margin around it.
 const lazy = "IntersectionObserver" in window ? new IntersectionObserver(entries => {
+  const onScreen = [], near = [];
   for (const entry of entries) {
     if (!entry.isIntersecting) continue;
     lazy.unobserve(entry.target);
-    lazyQueue.push(entry.target);
+    const box = entry.boundingClientRect;
+    (box.bottom > 0 && box.top < innerHeight ? onScreen : near).push(entry.target);
   }
+  lazyQueue.unshift(...onScreen);
+  lazyQueue.push(...near);
   pumpLazy();
 }, {rootMargin: "600px 0px"}) : null;
 
@@ -117,10 +139,21 @@ async function update(event) {
   const tokens = new Set(event.checked === false ? [] : ["any", "problems"]);
   for (const c of event.cards || []) tokens.add("card:" + c);
   for (const c of event.components || []) tokens.add("component:" + c);
-  await Promise.all(watched(tokens).map(swap));
-  if (event.version) document.body.dataset.version = event.version;
   const changed = event.cards || [];
-  if (changed.length && changed.length <= 24) {   // show what changed (not a whole deck)
+  let targets = watched(tokens);
+  if (changed.length > MANY_TILES) {
+    // A template edit on a big deck: the tiles are drawn again as they come near the
+    // viewport (those on screen first), each showing its old drawing until then.
+    const tiles = targets.filter(el => el.classList.contains("tile"));
+    targets = targets.filter(el => !el.classList.contains("tile"));
+    for (const tile of tiles) {
+      tile.setAttribute("data-lazy", "");
+      lazy ? lazy.observe(tile) : targets.push(tile);
+    }
+  }
+  await Promise.all(targets.map(swap));
+  if (event.version) document.body.dataset.version = event.version;
+  if (changed.length && changed.length <= MANY_TILES) {   // show what changed (not a deck)
     const els = changed.flatMap(c =>
       [...document.querySelectorAll(`[data-card="${CSS.escape(c)}"]`)]);
     for (const el of els) el.classList.remove("flash");
@@ -168,6 +201,7 @@ function applyFilter(remember = true) {
   const part = select.value;
   const words = search.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
   document.body.classList.toggle("show-backs", backs.checked);
+  document.body.classList.toggle("filtering", words.length > 0);
   document.body.style.setProperty("--tile", document.getElementById("zoom").value + "px");
   let distinct = 0, copies = 0;
   for (const section of document.querySelectorAll("section.component")) {
@@ -175,11 +209,12 @@ function applyFilter(remember = true) {
     let visible = 0;
     for (const tile of section.querySelectorAll(".tile")) {
       const show = inPart && words.every(w => tile.dataset.search.includes(w));
-      tile.hidden = !show;
+      if (tile.hidden === show) tile.hidden = !show;   // untouched tiles are not restyled
       if (show) { visible++; distinct++; copies += Number(tile.dataset.copies); }
     }
     const hasTiles = section.querySelector(".tile") !== null;
-    section.hidden = !inPart || (words.length > 0 && (!hasTiles || visible === 0));
+    const hide = !inPart || (words.length > 0 && (!hasTiles || visible === 0));
+    if (section.hidden !== hide) section.hidden = hide;
   }
   const shown = document.getElementById("shown");
   if (shown) shown.textContent = `${distinct} cards shown (${copies} with copies)`;
@@ -224,17 +259,51 @@ document.addEventListener("click", async event => {
   button.title = response.ok ? "Opened in your editor" : answer.error;
 });
 
-// On a card page: [ and ] (or j and k) for the previous and next card.
+// On a card page: [ and ] (j and k, or the arrow keys) for the previous and next card, f to
+// turn the card over. The side shown stays in the URL (?side=back) and goes to the next card.
+function showSide(side) {
+  const page = document.querySelector(".card-page.has-back");
+  if (!page) return;
+  page.classList.toggle("show-back", side === "back");
+  const button = document.getElementById("flip");
+  button.setAttribute("aria-pressed", side === "back" ? "true" : "false");
+  button.textContent = side === "back" ? "Show the front (f)" : "Show the back (f)";
+  const params = new URLSearchParams(location.search);
+  side === "back" ? params.set("side", "back") : params.delete("side");
+  const query = params.toString() ? "?" + params : "";
+  history.replaceState(null, "", location.pathname + query + location.hash);
+  for (const link of document.querySelectorAll(".card-nav a[rel]"))
+    link.search = query;
+}
+
+function flip() {
+  const page = document.querySelector(".card-page.has-back");
+  if (page) showSide(page.classList.contains("show-back") ? "front" : "back");
+}
+
+document.addEventListener("click", event => {
+  if (event.target.closest("#flip")) flip();
+});
+
 document.addEventListener("keydown", event => {
   if (event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey ||
       event.altKey) return;
-  const rel = {"[": "prev", "k": "prev", "]": "next", "j": "next"}[event.key];
-  const link = rel && document.querySelector(`a[rel="${rel}"]`);
+  if (event.key === "f") { flip(); return; }
+  const rel = {"[": "prev", "k": "prev", "ArrowLeft": "prev",
+               "]": "next", "j": "next", "ArrowRight": "next"}[event.key];
+  const link = rel && document.querySelector(`.card-nav a[rel="${rel}"]`);
   if (link) location.href = link.href;
+});
+
+// The print preview draws its sheets again when an option changes.
+document.addEventListener("change", event => {
+  const form = event.target.closest("form#print-options");
+  if (form) form.requestSubmit();
 });
 
 document.addEventListener("DOMContentLoaded", () => {
   readFilter();
+  if (new URLSearchParams(location.search).get("side") === "back") showSide("back");
   observeLazy(document);
   for (const id of ["filter-component", "filter-search", "show-backs", "zoom"]) {
     const el = document.getElementById(id);
