@@ -613,6 +613,28 @@ def icon_svg(fragment: str, x: float, y: float, size: float, color: str | None =
                   f'{fill}>{fragment}</g>')
 
 
+def text_lines(text, w: float, size: float = 9, font: str = "body", weight: str = "normal",
+               line_height: float = 1.2, icons: dict[str, str] | None = None,
+               hyphenate: str | None = None, fonts_by_name: dict[str, str] | None = None
+               ) -> int:
+    """Return how many lines ``text`` takes in a box ``w`` mm wide at ``size`` points, broken
+    exactly as text() breaks it (icons, bold, hyphenation), so a template can size a row or
+    a box before setting the text in it."""
+    if not str(text).strip():
+        return 0
+    game_fonts = fonts_by_name or {}
+    family = fonts.resolve_family(game_fonts.get(font, font))
+    if weight == "bold":
+        text = f"**{text}**" if "**" not in str(text) else text
+    try:
+        _, lines, _, _ = layout(text, w, float("inf"), size, size, family, icons or {},
+                                line_height, True, None, "left", hyphenate,
+                                tuple(game_fonts.values()))
+    except TextError:       # a word wider than the box: text() would shrink or refuse it
+        raise TextError(f"a word does not fit in {w:g} mm at {size:g}pt: {str(text)[:60]!r}")
+    return len(lines)
+
+
 def text_width(text: str, size: float, font: str = "body", weight: str = "normal",
                fonts_by_name: dict[str, str] | None = None) -> float:
     """Return the width in mm of a single line of plain text at ``size`` points, shaped."""

@@ -100,3 +100,16 @@ def test_a_line_of_words_in_one_face_is_one_run_spaced_as_measured():
         "floods", 10, weight="bold") + text.text_width(" ", 10), abs=1e-3)
     wrapped = tspans(text.text_box("one two three four five six", 0, 0, 20, 30, size=10))
     assert len({y for _, y, _ in wrapped}) == len(wrapped) > 1     # a run per line
+
+
+@pytest.mark.parametrize("width", [18, 25, 33, 47])
+def test_text_lines_counts_the_lines_text_sets(width):
+    """A template sizes a row by text_lines(): it must break exactly as text() does, with
+    bold, icons and a forced line break, or the row clips or gapes."""
+    icons = {"food": '<circle cx="50" cy="50" r="40"/>'}
+    sample = ("Gain 2 :food: when a **Farm** floods; each City beside the Sea loses 1 :food:."
+              "\nThen refill the dock from the deck.")
+    svg = str(text.text_box(sample, 0, 0, width, 200, size=8, min_size=8, icons=icons))
+    set_lines = len({y for _, y, _ in tspans(svg)})
+    assert text.text_lines(sample, width, size=8, icons=icons) == set_lines
+    assert text.text_lines("", width) == 0

@@ -49,6 +49,10 @@ HELPERS = {
              "columns=2, first_y=area.y + 30, color=style.ink, heading_color=style.accent) }}"),
     "text_width": ("Measure one line of plain text, in mm.",
                    "{% set w = text_width(card.name, 12, 'title') %}"),
+    "text_lines": ("Count the lines a text takes in a box `w` mm wide at `size` pt, broken "
+                   "exactly as `text` breaks it (bold, icons, hyphenation): for rows or boxes "
+                   "as tall as their text.",
+                   "{% set h = text_lines(card.text, 40, size=8) * 8 * PT * 1.2 %}"),
     "icon": ("Draw an icon in a square box: a name of the game's icons.yaml or of the shared "
              "icons, or a `game-icons:NAME`. `color=` fills the shapes that set no fill and "
              "takes the place of `currentColor` in the icon's fills and strokes.",
