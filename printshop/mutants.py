@@ -21,7 +21,7 @@ from pathlib import Path
 import yaml
 
 from .errors import PrintshopError
-from .printed import (FLAVOUR_KEY, FLAVOUR_MARK, NUMBER, SIGN, WORD, WORDS, literal_spans,
+from .printed import (FLAVOUR_KEY, FLAVOUR_MARK, NUMBER, SIGN, WORD, WORDS, literal_lines,
                       read_part, template_closure)
 from .templates import TemplateProblem
 
@@ -144,13 +144,17 @@ def data_mutants(root: Path, game_id: str, file: str) -> list[Mutant]:
 
 
 def template_mutants(root: Path, file: str) -> list[Mutant]:
-    """Return the mutants of one template's literal text."""
+    """Return the mutants of one template's literal text (never of a comment, a tag or the
+    code of a Jinja expression, whichever lines they span)."""
+    text = (root / file).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    found: dict[int, list[tuple[int, str]]] = {}
+    for n, a, b in literal_lines(text):
+        if FLAVOUR_MARK not in lines[n - 1]:
+            found.setdefault(n, []).extend((a + s, t) for s, t in tokens(lines[n - 1][a:b]))
     out = []
-    for n, line in enumerate((root / file).read_text(encoding="utf-8").splitlines(), 1):
-        if FLAVOUR_MARK in line:
-            continue
-        found = [(a + s, t) for a, b in literal_spans(line) for s, t in tokens(line[a:b])]
-        for start, token, new, where in _ids(f"{file}:{n}", sorted(found)):
+    for n in sorted(found):
+        for start, token, new, where in _ids(f"{file}:{n}", sorted(found[n])):
             out.append(Mutant(f"{where}:{token}>{new}", file, (), n, start, token, new))
     return out
 

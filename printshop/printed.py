@@ -10,6 +10,7 @@ The mutants of printed numbers and words live in printshop/mutants.py.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import html
 import os
@@ -393,27 +394,49 @@ def _problem(place: Place | None, label: str, entry: dict, message: str) -> Prob
 
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 _QUOTED = re.compile(r"(['\"])((?:(?!\1).)*)\1")
+# Before a quoted string: a keyword argument's '=' or a subscript's '[' (card['cost'], not the
+# '[' that opens a list of strings).
+_SUBSCRIPT_OR_KEYWORD = re.compile(r"(=|[\w)\]]\s*\[)\s*$")
 
 
-def literal_spans(line: str) -> list[tuple[int, int]]:
-    """Return the spans of a template line that may print: text outside tags and the quoted
-    strings of its Jinja expressions that are not a keyword argument's value or a key."""
+def literal_spans(text: str) -> list[tuple[int, int]]:
+    """Return the spans of a template's text (a line or a whole file) that may print: text
+    outside tags and Jinja, and the quoted strings of its Jinja expressions that are not a
+    keyword argument's value or a key. A comment, on one line or over several, never prints."""
     spans, hidden = [], []
-    for j in _JINJA.finditer(line):
+    masked = list(text)
+    for j in _JINJA.finditer(text):
         hidden.append((j.start(), j.end()))
+        masked[j.start():j.end()] = [c if c == "\n" else " " for c in j.group(0)]
         if j.group(0).startswith("{#"):
             continue
         for m in _QUOTED.finditer(j.group(0)):
-            if not j.group(0)[:m.start()].rstrip().endswith(("=", "[")):
+            if not _SUBSCRIPT_OR_KEYWORD.search(j.group(0)[:m.start()]):
                 spans.append((j.start() + m.start(2), j.start() + m.end(2)))
+    tags = [(t.start(), t.end()) for t in _TAG.finditer("".join(masked))]
     pos = 0
-    for a, b in sorted(hidden + [(t.start(), t.end()) for t in _TAG.finditer(line)]):
+    for a, b in sorted(hidden + tags):
         if a > pos:
             spans.append((pos, a))
         pos = max(pos, b)
-    if pos < len(line):
-        spans.append((pos, len(line)))
+    if pos < len(text):
+        spans.append((pos, len(text)))
     return sorted(spans)
+
+
+def literal_lines(text: str) -> list[tuple[int, int, int]]:
+    """Return literal_spans of a whole template as (line, start, end), line 1-based and the
+    span cut at each line's end, so a comment or tag over several lines stays unprinted."""
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    out = []
+    for a, b in literal_spans(text):
+        n = bisect.bisect_right(starts, a) - 1
+        while a < b:
+            end = min(b, starts[n + 1] - 1 if n + 1 < len(starts) else len(text))
+            if end > a:
+                out.append((n + 1, a - starts[n], end - starts[n]))
+            n, a = n + 1, end + 1
+    return out
 
 
 def template_literals(line: str) -> list[str]:

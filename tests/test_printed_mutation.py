@@ -177,6 +177,33 @@ def test_template_mutants_skip_layout_and_keyword_values(tmp_path):
                    "t.svg.j2:2:Draw>Discard", "t.svg.j2:2:1>2", "t.svg.j2:2:1>0"]
 
 
+def test_template_mutants_skip_comments_and_tags_over_several_lines(tmp_path):
+    (tmp_path / "t.svg.j2").write_text(
+        "{# A card: 63 x 88 mm, the name at the top,\n"
+        "   the cost 2 more than the left neighbour's. #}\n"
+        "<rect x=\"3\"\n      width=\"5\"/>Pay 1 {# and\n never 4 #} to the left\n"
+        "{% set rows = ['Gain 2',\n               'Lose 3'] %}\n")
+    ids = [m.id for m in template_mutants(tmp_path, "t.svg.j2")]
+    assert ids == ["t.svg.j2:4:1>2", "t.svg.j2:4:1>0", "t.svg.j2:5:left>right",
+                   "t.svg.j2:6:Gain>Lose", "t.svg.j2:6:2>3", "t.svg.j2:6:2>1", "t.svg.j2:6:2>4",
+                   "t.svg.j2:7:Lose>Gain", "t.svg.j2:7:3>4", "t.svg.j2:7:3>2", "t.svg.j2:7:3>6"]
+
+
+def test_no_shipped_template_comment_is_mutated(builtin):
+    import re as _re
+
+    for game_id in GAMES:
+        game = load_game(builtin.game(game_id))
+        for m in mutants(builtin_root(), game):
+            if m.path:
+                continue
+            text = (builtin_root() / m.file).read_text(encoding="utf-8")
+            lines = text.split("\n")
+            at = sum(len(line) + 1 for line in lines[:m.line - 1]) + m.start
+            assert not any(c.start() <= at < c.end()
+                           for c in _re.finditer(r"\{#.*?#\}", text, _re.S)), m.id
+
+
 def test_mutant_ids_name_the_card_and_field(builtin):
     game = load_game(builtin.game("deity"))
     ids = {m.id for m in mutants(builtin_root(), game)}
