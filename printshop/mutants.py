@@ -26,6 +26,8 @@ from .printed import (FLAVOUR_KEY, FLAVOUR_MARK, NUMBER, SIGN, WORD, WORDS, lite
 from .templates import TemplateProblem
 
 EQUIVALENTS_FILE = "printed-equivalents.yaml"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)    # libyaml when built with it
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 SKIPPED_KEYS = {"id", "copies", FLAVOUR_KEY}
 
 
@@ -129,7 +131,7 @@ def _ids(base: str, found: list[tuple[int, str]]):
 
 def data_mutants(root: Path, game_id: str, file: str) -> list[Mutant]:
     """Return the mutants of one data file (a YAML file of the game's data folder)."""
-    data = yaml.safe_load((root / file).read_text(encoding="utf-8"))
+    data = yaml.load((root / file).read_text(encoding="utf-8"), Loader=_LOADER)
     out = []
     for path, value in _walk(data):
         base = f"{file}:{_label(path, data)}"
@@ -213,7 +215,7 @@ def apply(root: Path, m: Mutant) -> None:
         lines[m.line - 1] = line[:m.start] + m.new + line[m.start + len(m.old):]
         path.write_text("\n".join(lines), encoding="utf-8")
         return
-    data = yaml.safe_load(text)
+    data = yaml.load(text, Loader=_LOADER)
     node = data
     for key in m.path[:-1]:
         node = node[key]
@@ -223,8 +225,8 @@ def apply(root: Path, m: Mutant) -> None:
     else:
         assert value[m.start:m.start + len(m.old)] == m.old, m.id
         node[m.path[-1]] = value[:m.start] + m.new + value[m.start + len(m.old):]
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000),
-                    encoding="utf-8")
+    path.write_text(yaml.dump(data, Dumper=_DUMPER, sort_keys=False, allow_unicode=True,
+                              width=1000), encoding="utf-8")
 
 
 def _affected(game, m: Mutant) -> list:

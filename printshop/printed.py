@@ -11,6 +11,7 @@ The mutants of printed numbers and words live in printshop/mutants.py.
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import html
 import os
@@ -303,11 +304,13 @@ def locate_text(candidates: list[Place], words: list[str], must: int | None = No
         if must is None and j - i < min(2, len(words)):
             break
         for place in candidates:
-            if re.search(r"(?<![\w])" + re.escape(probe) + r"(?![\w])", place.text):
+            if probe in place.text and re.search(      # the plain test first: it is cheap
+                    r"(?<![\w])" + re.escape(probe) + r"(?![\w])", place.text):
                 return place
     return None
 
 
+@functools.lru_cache(maxsize=4096)      # a game's entries outnumber the re module's cache
 def _says_pattern(says: str, value) -> re.Pattern:
     def literal(part: str) -> str:
         return "".join(r"\s+" if c.isspace() else re.escape(c)
@@ -335,6 +338,7 @@ def check_says(game: Game, facts) -> list[Problem]:
 
     label = f"data/{game.id}/{FACTS_FILE}"
     out: list[Problem] = []
+    read: dict[str, dict[str, str]] = {}     # each component read once, however many entries
     for fact in facts:
         for entry in fact.prints:
             comp, card, says = entry["component"], entry.get("card"), entry["says"]
@@ -346,7 +350,9 @@ def check_says(game: Game, facts) -> list[Problem]:
                                    entry["line"], SAYS_RULE))
                 continue
             try:
-                texts = read_part(game, part)
+                if comp not in read:
+                    read[comp] = read_part(game, part)
+                texts = read[comp]
             except PrintshopError as exc:
                 out.append(Problem(label, f"fact '{fact.id}': {comp} cannot be read: "
                                    f"{exc.problems[0].message}", ("facts", fact.id, "prints"),
@@ -359,9 +365,16 @@ def check_says(game: Game, facts) -> list[Problem]:
                                        entry["line"], SAYS_RULE))
                     continue
                 texts = {card: texts[card]}
-            pattern = _says_pattern(says, fact.value)
             slotted = "{value}" in says
-            matches = [(cid, m) for cid, text in texts.items() for m in pattern.finditer(text)]
+            if not slotted:      # a fixed sentence: printed text is spaced singly already
+                plain = " ".join(says.split()).casefold()
+                if any(plain in text.casefold() for text in texts.values()):
+                    continue
+                matches = []
+            else:
+                pattern = _says_pattern(says, fact.value)
+                matches = [(cid, m) for cid, text in texts.items()
+                           for m in pattern.finditer(text)]
             where = f"{comp}" + (f" card '{card}'" if card else "")
             if not matches:
                 words = says.replace("{value}", str(fact.value)).split()
