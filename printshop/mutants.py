@@ -243,10 +243,25 @@ def ordered(found: list[Mutant]) -> list[Mutant]:
     return sorted(found, key=lambda m: hashlib.sha256(m.id.encode()).digest())
 
 
+# A mutation run draws each component hundreds of times on whatever machine runs it: a slow
+# moment must not read as a caught mutant (a template over the render limit is a problem),
+# so the run draws without the render clocks a build keeps.
+RUN_LIMITS = {"render_seconds": 3600.0, "total_render_seconds": 10.0 ** 9}
+
+
 def run(source: Path, game_id: str, work: Path, n: int | None = None,
         only: str | None = None) -> Score:
     """Copy a game into ``work``, try its mutants (until n of them reached print, or all; only
     those whose id matches the pattern ``only``, if given) and return the score."""
+    from dataclasses import replace
+
+    from . import limits
+
+    with limits.applied(replace(limits.current(), **RUN_LIMITS)):
+        return _run(source, game_id, work, n, only)
+
+
+def _run(source: Path, game_id: str, work: Path, n: int | None, only: str | None) -> Score:
     from .loader import load_game
     from .project import Project
     from .rules import validate

@@ -86,7 +86,7 @@ def test_a_printed_direction_swapped_is_caught_even_where_the_phrase_survives(ga
 
 def test_a_printed_word_changed_in_data_is_caught_at_the_field(game_copy):
     root = game_copy("pocketciv")
-    _add_prints(root, "pocketciv", "pocketciv.guide-terms", """    value: below
+    _add_prints(root, "pocketciv", "pocketciv.event-names", """    value: below
     prints:
       - {component: event-guide, card: anarchy, says: "its Tribes fall {value} the City AV"}
 """)
