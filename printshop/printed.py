@@ -378,7 +378,8 @@ def check_says(game: Game, facts) -> list[Problem]:
             where = f"{comp}" + (f" card '{card}'" if card else "")
             if not matches:
                 words = says.replace("{value}", str(fact.value)).split()
-                place = locate_text(places(game, part, card), words)
+                place = _changed_field(game, part, card, words, texts.get(card)) \
+                    or locate_text(places(game, part, card), words)
                 out.append(_problem(place, label, entry, f"fact '{fact.id}': {where} no longer "
                                     f"prints '{says.replace('{value}', str(fact.value))}'"))
                 continue
@@ -397,6 +398,26 @@ def check_says(game: Game, facts) -> list[Problem]:
                 out.append(_problem(place, label, entry, f"fact '{fact.id}': {comp}{which} "
                                     f"prints '{said}'; the fact says {fact.value}"))
     return out
+
+
+def _changed_field(game: Game, part: Part, card: str | None, words: list[str],
+                   text: str | None) -> Place | None:
+    """Return the card's data field that prints the one word a sentence now reads otherwise:
+    the card prints the sentence with a single word changed (a cost, a number, a direction),
+    and one of its own fields holds exactly that word."""
+    if card is None or not text or not words:
+        return None
+    printed = text.split()
+    n = len(words)
+    for i in range(len(printed) - n + 1):
+        diff = [k for k in range(n) if printed[i + k].casefold() != words[k].casefold()]
+        if len(diff) == 1:
+            new = printed[i + diff[0]]
+            index = _card_index(part, card)
+            for place in places(game, part, card):
+                if place.path[:2] == ("cards", index) and place.text == new:
+                    return place
+    return None
 
 
 def _problem(place: Place | None, label: str, entry: dict, message: str) -> Problem:

@@ -310,3 +310,21 @@ def test_a_fact_enforced_by_its_printed_text_alone(game_copy):
     result = _validate(root, "deity")
     assert "[printed.says] fact 'unused-intervention': interventions card 'smite' prints " \
         "'Unused at the end: +3 points'; the fact says 2" in result.output, result.output
+
+
+def test_a_pinned_card_number_changed_points_at_its_field(game_copy):
+    """PocketCiv pins each Advance's printed cost to the reference table: a Tribe cost edited
+    in advances.yaml fails at the edited line, not at the template that draws it."""
+    root = game_copy("pocketciv")
+    path = root / "data" / "pocketciv" / "advances.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("  - id: story-telling")
+    at = text.index("tribes: 4", start)
+    path.write_text(text[:at] + "tribes: 5" + text[at + len("tribes: 4"):], encoding="utf-8")
+    line = text[:at].count("\n") + 1
+    result = _validate(root, "pocketciv")
+    assert result.exit_code == 1
+    assert (f"data/pocketciv/advances.yaml:{line}: cards[") in result.output
+    assert ("[printed.says] fact 'printed-advance-costs': advances card 'story-telling' no "
+            "longer prints 'Story Telling 2 COST 4 NEEDS Food REQUIRES No other Advance'"
+            ) in result.output
