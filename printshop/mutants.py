@@ -4,7 +4,7 @@ keyword in its component data and templates, changed one at a time.
 A mutant counts when it reaches print (the component's printed text, printshop.printed, changes)
 and is caught when `validate` then reports a problem. Equivalent mutants are listed with a
 reason in data/GAME/printed-equivalents.yaml. ``python -m printshop.mutants GAME [N|all]
-[ID-PATTERN]`` prints every survivor (of the mutants whose id matches the pattern);
+[ID-PATTERN...]`` prints every survivor (of the mutants whose id matches the pattern);
 tests/test_printed_mutation.py checks a sample of each game.
 """
 
@@ -250,9 +250,10 @@ RUN_LIMITS = {"render_seconds": 3600.0, "total_render_seconds": 10.0 ** 9}
 
 
 def run(source: Path, game_id: str, work: Path, n: int | None = None,
-        only: str | None = None) -> Score:
+        only: str | list[str] | None = None) -> Score:
     """Copy a game into ``work``, try its mutants (until n of them reached print, or all; only
-    those whose id matches the pattern ``only``, if given) and return the score."""
+    those whose id matches the pattern ``only``, or one of a list of them, if given) and
+    return the score."""
     from dataclasses import replace
 
     from . import limits
@@ -261,7 +262,8 @@ def run(source: Path, game_id: str, work: Path, n: int | None = None,
         return _run(source, game_id, work, n, only)
 
 
-def _run(source: Path, game_id: str, work: Path, n: int | None, only: str | None) -> Score:
+def _run(source: Path, game_id: str, work: Path, n: int | None,
+         only: str | list[str] | None) -> Score:
     from .loader import load_game
     from .project import Project
     from .rules import validate
@@ -277,7 +279,8 @@ def _run(source: Path, game_id: str, work: Path, n: int | None, only: str | None
     rows = load_equivalents(game.data_dir)
     found = mutants(work, game)
     if only:
-        found = [m for m in found if matches(m.id, only)]
+        patterns = [only] if isinstance(only, str) else list(only)
+        found = [m for m in found if any(matches(m.id, p) for p in patterns)]
     score = Score(game_id, len(found))
     stale = [r["mutant"] for r in rows if not any(equivalent(m.id, [r]) for m in found)]
     if stale and not only:
@@ -334,11 +337,11 @@ def main(argv: list[str]) -> int:
     from .project import builtin_root
 
     if not argv:
-        print("usage: python -m printshop.mutants GAME [N|all] [ID-PATTERN]", file=sys.stderr)
+        print("usage: python -m printshop.mutants GAME [N|all] [ID-PATTERN...]", file=sys.stderr)
         return 2
     n = None if len(argv) < 2 or argv[1] == "all" else int(argv[1])
     with tempfile.TemporaryDirectory() as tmp:
-        score = run(builtin_root(), argv[0], Path(tmp), n, argv[2] if len(argv) > 2 else None)
+        score = run(builtin_root(), argv[0], Path(tmp), n, argv[2:] or None)
     print(score.line())
     for mid in score.survived:
         print("survived", mid)

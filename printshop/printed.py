@@ -27,6 +27,7 @@ from markupsafe import Markup
 from .errors import PrintshopError, Problem
 from .models import Game, Part
 from .source import read_text
+from .templates import TemplateProblem
 
 FLAVOUR_KEY = "flavour"
 FLAVOUR_MARK = "{# flavour #}"
@@ -357,6 +358,11 @@ def check_says(game: Game, facts) -> list[Problem]:
                 out.append(Problem(label, f"fact '{fact.id}': {comp} cannot be read: "
                                    f"{exc.problems[0].message}", ("facts", fact.id, "prints"),
                                    entry["line"], SAYS_RULE))
+                continue
+            except TemplateProblem as exc:     # the template's own line names the failure
+                out.append(Problem(f"templates/{game.id}/{exc.template}",
+                                   f"fact '{fact.id}': {comp} cannot be read: {exc}", (),
+                                   exc.line, SAYS_RULE))
                 continue
             if card is not None:
                 if card not in texts:
