@@ -437,6 +437,7 @@ _QUOTED = re.compile(r"(['\"])((?:(?!\1).)*)\1")
 # Before a quoted string: a keyword argument's '=' or a subscript's '[' (card['cost'], not the
 # '[' that opens a list of strings).
 _SUBSCRIPT_OR_KEYWORD = re.compile(r"(=|[\w)\]]\s*\[)\s*$")
+_KEY = re.compile(r"\s*:")      # after a quoted string: the string was a mapping's key
 
 
 def literal_spans(text: str) -> list[tuple[int, int]]:
@@ -451,7 +452,8 @@ def literal_spans(text: str) -> list[tuple[int, int]]:
         if j.group(0).startswith("{#"):
             continue
         for m in _QUOTED.finditer(j.group(0)):
-            if not _SUBSCRIPT_OR_KEYWORD.search(j.group(0)[:m.start()]):
+            if not (_SUBSCRIPT_OR_KEYWORD.search(j.group(0)[:m.start()])
+                    or _KEY.match(j.group(0), m.end())):
                 spans.append((j.start() + m.start(2), j.start() + m.end(2)))
     tags = [(t.start(), t.end()) for t in _TAG.finditer("".join(masked))]
     pos = 0
