@@ -27,7 +27,6 @@ from markupsafe import Markup
 from .errors import PrintshopError, Problem
 from .models import Game, Part
 from .source import read_text
-from .templates import TemplateProblem
 
 FLAVOUR_KEY = "flavour"
 FLAVOUR_MARK = "{# flavour #}"
@@ -359,10 +358,14 @@ def check_says(game: Game, facts) -> list[Problem]:
                                    f"{exc.problems[0].message}", ("facts", fact.id, "prints"),
                                    entry["line"], SAYS_RULE))
                 continue
-            except TemplateProblem as exc:     # the template's own line names the failure
-                out.append(Problem(f"templates/{game.id}/{exc.template}",
-                                   f"fact '{fact.id}': {comp} cannot be read: {exc}", (),
-                                   exc.line, SAYS_RULE))
+            except Exception as exc:  # noqa: BLE001 - drawing failed: report it where it is
+                from .gather import drawing_problem
+
+                found = drawing_problem(game, comp, exc)
+                if found is None:
+                    raise
+                out.append(Problem(found.file, f"fact '{fact.id}': {comp} cannot be read: "
+                                   f"{found.message}", found.path, found.line, SAYS_RULE))
                 continue
             if card is not None:
                 if card not in texts:

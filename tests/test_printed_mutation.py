@@ -328,3 +328,24 @@ def test_a_pinned_card_number_changed_points_at_its_field(game_copy):
     assert ("[printed.says] fact 'printed-advance-costs': advances card 'story-telling' no "
             "longer prints 'Story Telling 2 COST 4 NEEDS Food REQUIRES No other Advance'"
             ) in result.output
+
+
+def test_a_map_outline_that_makes_no_shape_fails_validation_without_a_traceback(game_copy):
+    """Reading the scenario book draws its hand-made maps: an outline whose shapes cross is a
+    located problem, not a crash of the validator."""
+    from printshop.mutants import apply
+
+    root = game_copy("pocketciv")
+    game = load_game(_game_of(root, "pocketciv"))
+    mutant = next(m for m in mutants(root, game) if m.id.startswith(
+        "data/pocketciv/scenarios.yaml:pages[id=brickfields].map.regions[0].outline[0][0][0]:0>1"))
+    apply(root, mutant)
+    result = _validate(root, "pocketciv")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "scenarios: a map's outlines do not make valid shapes" in result.output, result.output
+
+
+def _game_of(root, game_id):
+    from printshop.project import Project
+
+    return Project.open(root).game(game_id)
