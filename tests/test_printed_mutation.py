@@ -164,6 +164,10 @@ def test_rule_words_and_template_literals():
     line = """{{ text("Spend 1 devotion", 5, 10, align = 'left', size=9) }}<t x="3">Hi 3</t>"""
     assert [s.strip() for s in template_literals(line)] == ["Spend 1 devotion", "Hi 3"]
     assert template_literals("{{ text(card['cost'] ~ ' gold') }} {# 7 #}") == [" gold"]
+    # a mapping's keys look things up; its values and a list's strings may print
+    assert template_literals("{% set d = {'2': [0], 'left': 'Pass left'} %}") == ["Pass left"]
+    assert template_literals("{% set c = ['Left city', 'Right city'] %}") == ["Left city",
+                                                                              "Right city"]
 
 
 def test_template_mutants_skip_layout_and_keyword_values(tmp_path):
