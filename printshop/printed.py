@@ -295,7 +295,8 @@ def places(game: Game, part: Part, card: str | None = None) -> list[Place]:
     return out
 
 
-def locate_text(candidates: list[Place], words: list[str], must: int | None = None) -> Place | None:
+def locate_text(candidates: list[Place], words: list[str],
+                must: int | None = None) -> Place | None:
     """Return the place that holds the longest run of ``words`` (the one at ``must`` in it)."""
     spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, len(words) + 1)
                     if must is None or i <= must < j), key=lambda s: s[0] - s[1])

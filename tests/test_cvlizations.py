@@ -299,7 +299,8 @@ CASES = [
     ("one-crown", _tokens("crown", 2), set()),
     ("one-order-aid", _duplicate_aid("order-aid"), set()),
     ("one-phase-aid", _duplicate_aid("phase-aid"), set()),
-    ("two-variant-cards", _remove_aid("advanced-variant"), {"cvlizations.sheet-text", "printed.says"}),
+    ("two-variant-cards", _remove_aid("advanced-variant"),
+     {"cvlizations.sheet-text", "printed.says"}),
 ]
 
 
