@@ -65,6 +65,9 @@ def drawing_problem(game: Game, component_id: str, exc: Exception) -> Problem | 
     if isinstance(exc, (TextError, SVGRenderError, ValueError, TimeoutError)):
         return Problem(f"data/{game.id}/game.yaml", f"{component_id}: {exc}",
                        ("components", component_id))
+    if type(exc).__name__ == "GEOSException":     # shapes a map's outlines cannot make
+        return Problem(f"data/{game.id}/game.yaml", f"{component_id}: a map's outlines do not "
+                       f"make valid shapes ({exc})", ("components", component_id))
     return None
 
 

@@ -4,7 +4,7 @@ keyword in its component data and templates, changed one at a time.
 A mutant counts when it reaches print (the component's printed text, printshop.printed, changes)
 and is caught when `validate` then reports a problem. Equivalent mutants are listed with a
 reason in data/GAME/printed-equivalents.yaml. ``python -m printshop.mutants GAME [N|all]
-[ID-PATTERN]`` prints every survivor (of the mutants whose id matches the pattern);
+[ID-PATTERN...]`` prints every survivor (of the mutants whose id matches the pattern);
 tests/test_printed_mutation.py checks a sample of each game.
 """
 
@@ -21,11 +21,13 @@ from pathlib import Path
 import yaml
 
 from .errors import PrintshopError
-from .printed import (FLAVOUR_KEY, FLAVOUR_MARK, NUMBER, SIGN, WORD, WORDS, literal_spans,
+from .printed import (FLAVOUR_KEY, FLAVOUR_MARK, NUMBER, SIGN, WORD, WORDS, literal_lines,
                       read_part, template_closure)
 from .templates import TemplateProblem
 
 EQUIVALENTS_FILE = "printed-equivalents.yaml"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)    # libyaml when built with it
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 SKIPPED_KEYS = {"id", "copies", FLAVOUR_KEY}
 
 
@@ -129,7 +131,7 @@ def _ids(base: str, found: list[tuple[int, str]]):
 
 def data_mutants(root: Path, game_id: str, file: str) -> list[Mutant]:
     """Return the mutants of one data file (a YAML file of the game's data folder)."""
-    data = yaml.safe_load((root / file).read_text(encoding="utf-8"))
+    data = yaml.load((root / file).read_text(encoding="utf-8"), Loader=_LOADER)
     out = []
     for path, value in _walk(data):
         base = f"{file}:{_label(path, data)}"
@@ -144,13 +146,17 @@ def data_mutants(root: Path, game_id: str, file: str) -> list[Mutant]:
 
 
 def template_mutants(root: Path, file: str) -> list[Mutant]:
-    """Return the mutants of one template's literal text."""
+    """Return the mutants of one template's literal text (never of a comment, a tag or the
+    code of a Jinja expression, whichever lines they span)."""
+    text = (root / file).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    found: dict[int, list[tuple[int, str]]] = {}
+    for n, a, b in literal_lines(text):
+        if FLAVOUR_MARK not in lines[n - 1]:
+            found.setdefault(n, []).extend((a + s, t) for s, t in tokens(lines[n - 1][a:b]))
     out = []
-    for n, line in enumerate((root / file).read_text(encoding="utf-8").splitlines(), 1):
-        if FLAVOUR_MARK in line:
-            continue
-        found = [(a + s, t) for a, b in literal_spans(line) for s, t in tokens(line[a:b])]
-        for start, token, new, where in _ids(f"{file}:{n}", sorted(found)):
+    for n in sorted(found):
+        for start, token, new, where in _ids(f"{file}:{n}", sorted(found[n])):
             out.append(Mutant(f"{where}:{token}>{new}", file, (), n, start, token, new))
     return out
 
@@ -209,7 +215,7 @@ def apply(root: Path, m: Mutant) -> None:
         lines[m.line - 1] = line[:m.start] + m.new + line[m.start + len(m.old):]
         path.write_text("\n".join(lines), encoding="utf-8")
         return
-    data = yaml.safe_load(text)
+    data = yaml.load(text, Loader=_LOADER)
     node = data
     for key in m.path[:-1]:
         node = node[key]
@@ -219,8 +225,8 @@ def apply(root: Path, m: Mutant) -> None:
     else:
         assert value[m.start:m.start + len(m.old)] == m.old, m.id
         node[m.path[-1]] = value[:m.start] + m.new + value[m.start + len(m.old):]
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000),
-                    encoding="utf-8")
+    path.write_text(yaml.dump(data, Dumper=_DUMPER, sort_keys=False, allow_unicode=True,
+                              width=1000), encoding="utf-8")
 
 
 def _affected(game, m: Mutant) -> list:
@@ -237,10 +243,27 @@ def ordered(found: list[Mutant]) -> list[Mutant]:
     return sorted(found, key=lambda m: hashlib.sha256(m.id.encode()).digest())
 
 
+# A mutation run draws each component hundreds of times on whatever machine runs it: a slow
+# moment must not read as a caught mutant (a template over the render limit is a problem),
+# so the run draws without the render clocks a build keeps.
+RUN_LIMITS = {"render_seconds": 3600.0, "total_render_seconds": 10.0 ** 9}
+
+
 def run(source: Path, game_id: str, work: Path, n: int | None = None,
-        only: str | None = None) -> Score:
+        only: str | list[str] | None = None) -> Score:
     """Copy a game into ``work``, try its mutants (until n of them reached print, or all; only
-    those whose id matches the pattern ``only``, if given) and return the score."""
+    those whose id matches the pattern ``only``, or one of a list of them, if given) and
+    return the score."""
+    from dataclasses import replace
+
+    from . import limits
+
+    with limits.applied(replace(limits.current(), **RUN_LIMITS)):
+        return _run(source, game_id, work, n, only)
+
+
+def _run(source: Path, game_id: str, work: Path, n: int | None,
+         only: str | list[str] | None) -> Score:
     from .loader import load_game
     from .project import Project
     from .rules import validate
@@ -256,7 +279,8 @@ def run(source: Path, game_id: str, work: Path, n: int | None = None,
     rows = load_equivalents(game.data_dir)
     found = mutants(work, game)
     if only:
-        found = [m for m in found if matches(m.id, only)]
+        patterns = [only] if isinstance(only, str) else list(only)
+        found = [m for m in found if any(matches(m.id, p) for p in patterns)]
     score = Score(game_id, len(found))
     stale = [r["mutant"] for r in rows if not any(equivalent(m.id, [r]) for m in found)]
     if stale and not only:
@@ -313,11 +337,11 @@ def main(argv: list[str]) -> int:
     from .project import builtin_root
 
     if not argv:
-        print("usage: python -m printshop.mutants GAME [N|all] [ID-PATTERN]", file=sys.stderr)
+        print("usage: python -m printshop.mutants GAME [N|all] [ID-PATTERN...]", file=sys.stderr)
         return 2
     n = None if len(argv) < 2 or argv[1] == "all" else int(argv[1])
     with tempfile.TemporaryDirectory() as tmp:
-        score = run(builtin_root(), argv[0], Path(tmp), n, argv[2] if len(argv) > 2 else None)
+        score = run(builtin_root(), argv[0], Path(tmp), n, argv[2:] or None)
     print(score.line())
     for mid in score.survived:
         print("survived", mid)

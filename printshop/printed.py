@@ -10,6 +10,8 @@ The mutants of printed numbers and words live in printshop/mutants.py.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import hashlib
 import html
 import os
@@ -293,7 +295,8 @@ def places(game: Game, part: Part, card: str | None = None) -> list[Place]:
     return out
 
 
-def locate_text(candidates: list[Place], words: list[str], must: int | None = None) -> Place | None:
+def locate_text(candidates: list[Place], words: list[str],
+                must: int | None = None) -> Place | None:
     """Return the place that holds the longest run of ``words`` (the one at ``must`` in it)."""
     spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, len(words) + 1)
                     if must is None or i <= must < j), key=lambda s: s[0] - s[1])
@@ -302,11 +305,13 @@ def locate_text(candidates: list[Place], words: list[str], must: int | None = No
         if must is None and j - i < min(2, len(words)):
             break
         for place in candidates:
-            if re.search(r"(?<![\w])" + re.escape(probe) + r"(?![\w])", place.text):
+            if probe in place.text and re.search(      # the plain test first: it is cheap
+                    r"(?<![\w])" + re.escape(probe) + r"(?![\w])", place.text):
                 return place
     return None
 
 
+@functools.lru_cache(maxsize=4096)      # a game's entries outnumber the re module's cache
 def _says_pattern(says: str, value) -> re.Pattern:
     def literal(part: str) -> str:
         return "".join(r"\s+" if c.isspace() else re.escape(c)
@@ -334,6 +339,7 @@ def check_says(game: Game, facts) -> list[Problem]:
 
     label = f"data/{game.id}/{FACTS_FILE}"
     out: list[Problem] = []
+    read: dict[str, dict[str, str]] = {}     # each component read once, however many entries
     for fact in facts:
         for entry in fact.prints:
             comp, card, says = entry["component"], entry.get("card"), entry["says"]
@@ -345,11 +351,22 @@ def check_says(game: Game, facts) -> list[Problem]:
                                    entry["line"], SAYS_RULE))
                 continue
             try:
-                texts = read_part(game, part)
+                if comp not in read:
+                    read[comp] = read_part(game, part)
+                texts = read[comp]
             except PrintshopError as exc:
                 out.append(Problem(label, f"fact '{fact.id}': {comp} cannot be read: "
                                    f"{exc.problems[0].message}", ("facts", fact.id, "prints"),
                                    entry["line"], SAYS_RULE))
+                continue
+            except Exception as exc:  # noqa: BLE001 - drawing failed: report it where it is
+                from .gather import drawing_problem
+
+                found = drawing_problem(game, comp, exc)
+                if found is None:
+                    raise
+                out.append(Problem(found.file, f"fact '{fact.id}': {comp} cannot be read: "
+                                   f"{found.message}", found.path, found.line, SAYS_RULE))
                 continue
             if card is not None:
                 if card not in texts:
@@ -358,13 +375,21 @@ def check_says(game: Game, facts) -> list[Problem]:
                                        entry["line"], SAYS_RULE))
                     continue
                 texts = {card: texts[card]}
-            pattern = _says_pattern(says, fact.value)
             slotted = "{value}" in says
-            matches = [(cid, m) for cid, text in texts.items() for m in pattern.finditer(text)]
+            if not slotted:      # a fixed sentence: printed text is spaced singly already
+                plain = " ".join(says.split()).casefold()
+                if any(plain in text.casefold() for text in texts.values()):
+                    continue
+                matches = []
+            else:
+                pattern = _says_pattern(says, fact.value)
+                matches = [(cid, m) for cid, text in texts.items()
+                           for m in pattern.finditer(text)]
             where = f"{comp}" + (f" card '{card}'" if card else "")
             if not matches:
                 words = says.replace("{value}", str(fact.value)).split()
-                place = locate_text(places(game, part, card), words)
+                place = _changed_field(game, part, card, words, texts.get(card)) \
+                    or locate_text(places(game, part, card), words)
                 out.append(_problem(place, label, entry, f"fact '{fact.id}': {where} no longer "
                                     f"prints '{says.replace('{value}', str(fact.value))}'"))
                 continue
@@ -385,6 +410,26 @@ def check_says(game: Game, facts) -> list[Problem]:
     return out
 
 
+def _changed_field(game: Game, part: Part, card: str | None, words: list[str],
+                   text: str | None) -> Place | None:
+    """Return the card's data field that prints the one word a sentence now reads otherwise:
+    the card prints the sentence with a single word changed (a cost, a number, a direction),
+    and one of its own fields holds exactly that word."""
+    if card is None or not text or not words:
+        return None
+    printed = text.split()
+    n = len(words)
+    for i in range(len(printed) - n + 1):
+        diff = [k for k in range(n) if printed[i + k].casefold() != words[k].casefold()]
+        if len(diff) == 1:
+            new = printed[i + diff[0]]
+            index = _card_index(part, card)
+            for place in places(game, part, card):
+                if place.path[:2] == ("cards", index) and place.text == new:
+                    return place
+    return None
+
+
 def _problem(place: Place | None, label: str, entry: dict, message: str) -> Problem:
     if place is None:
         return Problem(label, message, ("prints",), entry["line"], SAYS_RULE)
@@ -393,27 +438,51 @@ def _problem(place: Place | None, label: str, entry: dict, message: str) -> Prob
 
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 _QUOTED = re.compile(r"(['\"])((?:(?!\1).)*)\1")
+# Before a quoted string: a keyword argument's '=' or a subscript's '[' (card['cost'], not the
+# '[' that opens a list of strings).
+_SUBSCRIPT_OR_KEYWORD = re.compile(r"(=|[\w)\]]\s*\[)\s*$")
+_KEY = re.compile(r"\s*:")      # after a quoted string: the string was a mapping's key
 
 
-def literal_spans(line: str) -> list[tuple[int, int]]:
-    """Return the spans of a template line that may print: text outside tags and the quoted
-    strings of its Jinja expressions that are not a keyword argument's value or a key."""
+def literal_spans(text: str) -> list[tuple[int, int]]:
+    """Return the spans of a template's text (a line or a whole file) that may print: text
+    outside tags and Jinja, and the quoted strings of its Jinja expressions that are not a
+    keyword argument's value or a key. A comment, on one line or over several, never prints."""
     spans, hidden = [], []
-    for j in _JINJA.finditer(line):
+    masked = list(text)
+    for j in _JINJA.finditer(text):
         hidden.append((j.start(), j.end()))
+        masked[j.start():j.end()] = [c if c == "\n" else " " for c in j.group(0)]
         if j.group(0).startswith("{#"):
             continue
         for m in _QUOTED.finditer(j.group(0)):
-            if not j.group(0)[:m.start()].rstrip().endswith(("=", "[")):
+            if not (_SUBSCRIPT_OR_KEYWORD.search(j.group(0)[:m.start()])
+                    or _KEY.match(j.group(0), m.end())):
                 spans.append((j.start() + m.start(2), j.start() + m.end(2)))
+    tags = [(t.start(), t.end()) for t in _TAG.finditer("".join(masked))]
     pos = 0
-    for a, b in sorted(hidden + [(t.start(), t.end()) for t in _TAG.finditer(line)]):
+    for a, b in sorted(hidden + tags):
         if a > pos:
             spans.append((pos, a))
         pos = max(pos, b)
-    if pos < len(line):
-        spans.append((pos, len(line)))
+    if pos < len(text):
+        spans.append((pos, len(text)))
     return sorted(spans)
+
+
+def literal_lines(text: str) -> list[tuple[int, int, int]]:
+    """Return literal_spans of a whole template as (line, start, end), line 1-based and the
+    span cut at each line's end, so a comment or tag over several lines stays unprinted."""
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    out = []
+    for a, b in literal_spans(text):
+        n = bisect.bisect_right(starts, a) - 1
+        while a < b:
+            end = min(b, starts[n + 1] - 1 if n + 1 < len(starts) else len(text))
+            if end > a:
+                out.append((n + 1, a - starts[n], end - starts[n]))
+            n, a = n + 1, end + 1
+    return out
 
 
 def template_literals(line: str) -> list[str]:

@@ -86,7 +86,7 @@ def test_a_printed_direction_swapped_is_caught_even_where_the_phrase_survives(ga
 
 def test_a_printed_word_changed_in_data_is_caught_at_the_field(game_copy):
     root = game_copy("pocketciv")
-    _add_prints(root, "pocketciv", "pocketciv.guide-terms", """    value: below
+    _add_prints(root, "pocketciv", "pocketciv.event-names", """    value: below
     prints:
       - {component: event-guide, card: anarchy, says: "its Tribes fall {value} the City AV"}
 """)
@@ -164,6 +164,10 @@ def test_rule_words_and_template_literals():
     line = """{{ text("Spend 1 devotion", 5, 10, align = 'left', size=9) }}<t x="3">Hi 3</t>"""
     assert [s.strip() for s in template_literals(line)] == ["Spend 1 devotion", "Hi 3"]
     assert template_literals("{{ text(card['cost'] ~ ' gold') }} {# 7 #}") == [" gold"]
+    # a mapping's keys look things up; its values and a list's strings may print
+    assert template_literals("{% set d = {'2': [0], 'left': 'Pass left'} %}") == ["Pass left"]
+    assert template_literals("{% set c = ['Left city', 'Right city'] %}") == ["Left city",
+                                                                              "Right city"]
 
 
 def test_template_mutants_skip_layout_and_keyword_values(tmp_path):
@@ -175,6 +179,33 @@ def test_template_mutants_skip_layout_and_keyword_values(tmp_path):
     assert ids == ["t.svg.j2:1:Gain>Lose", "t.svg.j2:1:2>3", "t.svg.j2:1:2>1", "t.svg.j2:1:2>4",
                    "t.svg.j2:1:left>right",
                    "t.svg.j2:2:Draw>Discard", "t.svg.j2:2:1>2", "t.svg.j2:2:1>0"]
+
+
+def test_template_mutants_skip_comments_and_tags_over_several_lines(tmp_path):
+    (tmp_path / "t.svg.j2").write_text(
+        "{# A card: 63 x 88 mm, the name at the top,\n"
+        "   the cost 2 more than the left neighbour's. #}\n"
+        "<rect x=\"3\"\n      width=\"5\"/>Pay 1 {# and\n never 4 #} to the left\n"
+        "{% set rows = ['Gain 2',\n               'Lose 3'] %}\n")
+    ids = [m.id for m in template_mutants(tmp_path, "t.svg.j2")]
+    assert ids == ["t.svg.j2:4:1>2", "t.svg.j2:4:1>0", "t.svg.j2:5:left>right",
+                   "t.svg.j2:6:Gain>Lose", "t.svg.j2:6:2>3", "t.svg.j2:6:2>1", "t.svg.j2:6:2>4",
+                   "t.svg.j2:7:Lose>Gain", "t.svg.j2:7:3>4", "t.svg.j2:7:3>2", "t.svg.j2:7:3>6"]
+
+
+def test_no_shipped_template_comment_is_mutated(builtin):
+    import re as _re
+
+    for game_id in GAMES:
+        game = load_game(builtin.game(game_id))
+        for m in mutants(builtin_root(), game):
+            if m.path:
+                continue
+            text = (builtin_root() / m.file).read_text(encoding="utf-8")
+            lines = text.split("\n")
+            at = sum(len(line) + 1 for line in lines[:m.line - 1]) + m.start
+            assert not any(c.start() <= at < c.end()
+                           for c in _re.finditer(r"\{#.*?#\}", text, _re.S)), m.id
 
 
 def test_mutant_ids_name_the_card_and_field(builtin):
@@ -283,3 +314,42 @@ def test_a_fact_enforced_by_its_printed_text_alone(game_copy):
     result = _validate(root, "deity")
     assert "[printed.says] fact 'unused-intervention': interventions card 'smite' prints " \
         "'Unused at the end: +3 points'; the fact says 2" in result.output, result.output
+
+
+def test_a_pinned_card_number_changed_points_at_its_field(game_copy):
+    """PocketCiv pins each Advance's printed cost to the reference table: a Tribe cost edited
+    in advances.yaml fails at the edited line, not at the template that draws it."""
+    root = game_copy("pocketciv")
+    path = root / "data" / "pocketciv" / "advances.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("  - id: story-telling")
+    at = text.index("tribes: 4", start)
+    path.write_text(text[:at] + "tribes: 5" + text[at + len("tribes: 4"):], encoding="utf-8")
+    line = text[:at].count("\n") + 1
+    result = _validate(root, "pocketciv")
+    assert result.exit_code == 1
+    assert (f"data/pocketciv/advances.yaml:{line}: cards[") in result.output
+    assert ("[printed.says] fact 'printed-advance-costs': advances card 'story-telling' no "
+            "longer prints 'Story Telling 2 COST 4 NEEDS Food REQUIRES No other Advance'"
+            ) in result.output
+
+
+def test_a_map_outline_that_makes_no_shape_fails_validation_without_a_traceback(game_copy):
+    """Reading the scenario book draws its hand-made maps: an outline whose shapes cross is a
+    located problem, not a crash of the validator."""
+    from printshop.mutants import apply
+
+    root = game_copy("pocketciv")
+    game = load_game(_game_of(root, "pocketciv"))
+    mutant = next(m for m in mutants(root, game) if m.id.startswith(
+        "data/pocketciv/scenarios.yaml:pages[id=brickfields].map.regions[0].outline[0][0][0]:0>1"))
+    apply(root, mutant)
+    result = _validate(root, "pocketciv")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "scenarios: a map's outlines do not make valid shapes" in result.output, result.output
+
+
+def _game_of(root, game_id):
+    from printshop.project import Project
+
+    return Project.open(root).game(game_id)

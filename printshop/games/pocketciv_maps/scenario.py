@@ -49,7 +49,7 @@ class Scenario(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=64,
                     means="an id of lowercase letters, digits and '-'")
     title: str = Field(min_length=1, max_length=60)
-    story: str = Field("", max_length=600)
+    flavour: str = Field("", max_length=600)   # no rule: printed.flavour checks it
     map: dict
     terrain: dict[int, list[Literal[ICONS]]] = Field(default_factory=dict)
     tribes: dict[int, int] | None = None
