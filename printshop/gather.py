@@ -8,10 +8,9 @@ not run again by a build.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 from . import loadcache
-from .errors import PrintshopError, Problem, Problems
+from .failures import drawing, drawing_problem  # noqa: F401 - where the stages find them
+from .errors import PrintshopError, Problems
 from .models import Game
 from .project import Project
 
@@ -53,31 +52,3 @@ def check_games(games: list[Game]) -> None:
     problems.raise_if_any()
 
 
-def drawing_problem(game: Game, component_id: str, exc: Exception) -> Problem | None:
-    """Return the located problem for a failure while drawing a component, or None."""
-    from .pdf import SVGRenderError
-    from .templates import TemplateProblem
-    from .text import TextError
-
-    if isinstance(exc, TemplateProblem):
-        return Problem(f"templates/{game.id}/{exc.template}", f"while drawing {exc.what}: "
-                       f"{str(exc).split(': ', 2)[-1]}", (), exc.line)
-    if isinstance(exc, (TextError, SVGRenderError, ValueError, TimeoutError)):
-        return Problem(f"data/{game.id}/game.yaml", f"{component_id}: {exc}",
-                       ("components", component_id))
-    if type(exc).__name__ == "GEOSException":     # shapes a map's outlines cannot make
-        return Problem(f"data/{game.id}/game.yaml", f"{component_id}: a map's outlines do not "
-                       f"make valid shapes ({exc})", ("components", component_id))
-    return None
-
-
-@contextmanager
-def drawing(game: Game, component: str):
-    """Turn a template or text failure while drawing a component into a located error."""
-    try:
-        yield
-    except Exception as exc:  # only the kinds drawing_problem knows are the user's doing
-        problem = drawing_problem(game, component, exc)
-        if problem is None:
-            raise
-        raise PrintshopError(problem) from None

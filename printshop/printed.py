@@ -360,7 +360,7 @@ def check_says(game: Game, facts) -> list[Problem]:
                                    entry["line"], SAYS_RULE))
                 continue
             except Exception as exc:  # noqa: BLE001 - drawing failed: report it where it is
-                from .gather import drawing_problem
+                from .failures import drawing_problem
 
                 found = drawing_problem(game, comp, exc)
                 if found is None:
@@ -388,7 +388,7 @@ def check_says(game: Game, facts) -> list[Problem]:
             where = f"{comp}" + (f" card '{card}'" if card else "")
             if not matches:
                 words = says.replace("{value}", str(fact.value)).split()
-                place = _changed_field(game, part, card, words, texts.get(card)) \
+                place = _changed_field(game, part, card, words, texts) \
                     or locate_text(places(game, part, card), words)
                 out.append(_problem(place, label, entry, f"fact '{fact.id}': {where} no longer "
                                     f"prints '{says.replace('{value}', str(fact.value))}'"))
@@ -411,22 +411,38 @@ def check_says(game: Game, facts) -> list[Problem]:
 
 
 def _changed_field(game: Game, part: Part, card: str | None, words: list[str],
-                   text: str | None) -> Place | None:
-    """Return the card's data field that prints the one word a sentence now reads otherwise:
-    the card prints the sentence with a single word changed (a cost, a number, a direction),
-    and one of its own fields holds exactly that word."""
-    if card is None or not text or not words:
+                   texts: dict[str, str]) -> Place | None:
+    """Return the data field that prints the one word a sentence now reads otherwise: a
+    text of the component prints the sentence with a single word changed (a cost, a number,
+    a direction), and a field of its data holds exactly that word. On a card, the card's own
+    field; on a sheet or booklet, of the fields that hold the word, the one whose entry's
+    other texts (a scenario's name, its goal) the same page prints most."""
+    if not words:
         return None
-    printed = text.split()
+    index = _card_index(part, card) if card is not None else None
+    if card is not None and index is None:
+        return None
+    found = [t for t in ([texts.get(card)] if card is not None else texts.values()) if t]
+    data: list[Place] | None = None
     n = len(words)
-    for i in range(len(printed) - n + 1):
-        diff = [k for k in range(n) if printed[i + k].casefold() != words[k].casefold()]
-        if len(diff) == 1:
-            new = printed[i + diff[0]]
-            index = _card_index(part, card)
-            for place in places(game, part, card):
-                if place.path[:2] == ("cards", index) and place.text == new:
-                    return place
+    for text in found:
+        printed = text.split()
+        for i in range(len(printed) - n + 1):
+            diff = [k for k in range(n) if printed[i + k].casefold() != words[k].casefold()]
+            if len(diff) != 1:
+                continue
+            new = printed[i + diff[0]].strip(".,;:!?()")
+            if data is None:
+                data = [p for p in places(game, part, card)
+                        if p.path and p.file == part.data_file]
+            if card is not None:
+                hits = [p for p in data if p.path[:2] == ("cards", index) and p.text == new]
+            else:
+                hits = [p for p in data if p.text == new]
+            if hits:
+                return max(hits, key=lambda p: sum(
+                    1 for q in data if q.path[:-1] == p.path[:-1] and q is not p
+                    and len(q.text) > 3 and q.text in text))
     return None
 
 

@@ -353,3 +353,19 @@ def _game_of(root, game_id):
     from printshop.project import Project
 
     return Project.open(root).game(game_id)
+
+
+def test_a_sheets_value_changed_in_data_is_caught_at_its_field(game_copy):
+    """A scenario's deadline printed on the scenario book: changed in scenarios.yaml, the
+    problem points at that scenario's deadline line, not at the template that prints it."""
+    root = game_copy("pocketciv")
+    path = root / "data" / "pocketciv" / "scenarios.yaml"
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    line = next(n for n, t in enumerate(lines, 1) if t.strip() == "deadline: 2")
+    lines[line - 1] = lines[line - 1].replace("deadline: 2", "deadline: 4")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = _validate(root, "pocketciv")
+    assert result.exit_code == 1
+    assert f"data/pocketciv/scenarios.yaml:{line}: " in result.output, result.output
+    assert "[printed.says]" in result.output
