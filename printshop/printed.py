@@ -26,7 +26,7 @@ from markupsafe import Markup
 
 from .errors import PrintshopError, Problem
 from .models import Game, Part
-from .source import read_text
+from .source import leaf_paths, read_text
 
 FLAVOUR_KEY = "flavour"
 FLAVOUR_MARK = "{# flavour #}"
@@ -237,15 +237,11 @@ class Place:
     text: str
 
 
-def _leaves(value, path=()):
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _leaves(v, path + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _leaves(v, path + (i,))
-    elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        yield path, value
+def _leaves(value):
+    """Yield (key path, value) for each text or number in plain data."""
+    for path, leaf in leaf_paths(value):
+        if isinstance(leaf, (str, int, float)) and not isinstance(leaf, bool):
+            yield path, leaf
 
 
 def _card_index(part: Part, card_id: str | None) -> int | None:

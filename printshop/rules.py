@@ -16,7 +16,7 @@ from .errors import PrintshopError, Problem
 from .facts import check_table, load_facts, missing_restated
 from .games import load_plugins
 from .models import Card, CheckSpec, Game, Part
-from .source import manifest_document
+from .source import leaf_paths, manifest_document
 
 
 @dataclass(frozen=True)
@@ -140,17 +140,6 @@ _QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"")
 _AGAIN = re.compile(r"\btwice\b|\b\d+ times\b|\bboth\b|\bduplicate", re.IGNORECASE)
 
 
-def _leaf_paths(node, path=()):
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _leaf_paths(v, path + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _leaf_paths(v, path + (i,))
-    else:
-        yield path, node
-
-
 def _subtree(data, path: tuple):
     for key in path:
         try:
@@ -169,7 +158,7 @@ def _field_of(part: Part, path: tuple, message: str) -> tuple:
         return path
     for m in _QUOTED.finditer(message):
         value = m.group(1) or m.group(2)
-        holders = [path + p for p, v in _leaf_paths(node) if p and isinstance(v, (str, int))
+        holders = [path + p for p, v in leaf_paths(node) if p and isinstance(v, (str, int))
                    and not isinstance(v, bool) and str(v) == value]
         if holders:
             return holders[1] if len(holders) > 1 and _AGAIN.search(message) else holders[0]

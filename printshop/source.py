@@ -383,3 +383,16 @@ def manifest_document(game) -> tuple[str, Document | None]:
             except PrintshopError:
                 return label, None
     return f"data/{game.id}/game.yaml", None
+
+
+def leaf_paths(node, path: tuple = ()):
+    """Yield (key path, value) for every leaf of plain data: a dict's values by key, a list's
+    by index, anything else as a leaf."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from leaf_paths(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from leaf_paths(v, path + (i,))
+    else:
+        yield path, node

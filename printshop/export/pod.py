@@ -138,9 +138,12 @@ def write_order(game: Game, shop: Shop, order: Order, geometries: dict[str, Geom
     if shop.upload != "pdf":
         return []
     if shop.colour == "cmyk":      # PDF/X-1a: nothing see-through (prepress.py)
-        for piece in order.pieces:
-            [(_, piece.front, piece.back)] = prepress.flat_faces(
-                [(piece.card, piece.front, piece.back)], game, piece.part, warnings)
+        for part in order.parts:
+            mine = [p for p in order.pieces if p.part is part]
+            flat = prepress.flat_faces([(p.card, p.front, p.back) for p in mine], game, part,
+                                       warnings)
+            for piece, (_, front, back) in zip(mine, flat):
+                piece.front, piece.back = front, back
     return card_pages(shop, product, geometries, order.pieces)
 
 
