@@ -62,7 +62,7 @@ def component_pdfs() -> list[tuple[str, bytes]]:
 
 
 def join_merge(parts):
-    from printshop.merge import merge
+    from printshop.write.merge import merge
     return merge([(name, pdf) for name, pdf in parts], "joined")
 
 
@@ -96,10 +96,10 @@ def installed(module: str) -> bool:
 
 def bench_merge(rounds: int) -> None:
     parts = component_pdfs()
-    from printshop.merge import page_sizes
+    from printshop.write.merge import page_sizes
     pages = sum(len(page_sizes(pdf)) for _, pdf in parts)
     print(f"join {len(parts)} component PDFs of output/ ({pages} pages):")
-    sides = [("merge.py", "printshop.merge", join_merge), ("pypdf", "pypdf", join_pypdf)]
+    sides = [("merge.py", "printshop.write.merge", join_merge), ("pypdf", "pypdf", join_pypdf)]
     if installed("pikepdf"):
         sides.append(("pikepdf", "pikepdf", join_pikepdf))
     for label, module, fn in sides:
@@ -118,7 +118,7 @@ def bench_workers(rounds: int) -> None:
     print("two workers started, one small job each, ended:")
 
     def forked_round():
-        from printshop import forked
+        from printshop.run import forked
 
         class Job:
             fn, args = staticmethod(_small), (21,)
@@ -139,7 +139,7 @@ def bench_workers(rounds: int) -> None:
         with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
             assert list(pool.map(_small, [21, 21])) == [42, 42]
 
-    for label, module, fn in (("forked.py", "printshop.forked", forked_round),
+    for label, module, fn in (("forked.py", "printshop.run.forked", forked_round),
                               ("futures", "concurrent.futures.process", pool_round)):
         imp = fresh(f"import {module}", rounds=rounds)
         took = median_of(fn, rounds)
@@ -162,7 +162,7 @@ def pydantic_twin(record, made: dict):
 
     import pydantic
 
-    from printshop import strict
+    from printshop.load import strict
     if record in made:     # a record being made refers to itself: a forward reference
         return made[record] or record.__name__
     made[record] = None
@@ -218,10 +218,10 @@ def manifests() -> list[dict]:
 
 
 def bench_models(rounds: int) -> None:
-    from printshop.specs import Manifest
+    from printshop.load.specs import Manifest
     data = manifests()
     print(f"typed records: import, schema, checking the {len(data)} built-in manifests:")
-    imp = fresh("import printshop.specs", rounds=rounds)
+    imp = fresh("import printshop.load.specs", rounds=rounds)
     took = median_of(lambda: [Manifest.model_validate(d) for d in data], rounds)
     print(f"  {'strict.py':10} import {imp * 1000:6.1f} ms  schema      -     "
           f"check {took * 1000:7.2f} ms")

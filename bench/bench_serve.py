@@ -32,8 +32,8 @@ from pathlib import Path
 
 import httpx
 
-from printshop.loader import load_game
-from printshop.project import Project, builtin_root
+from printshop.load.loader import load_game
+from printshop.files.project import Project, builtin_root
 from printshop.serve.testing import chromium, have_browser, start_in_thread
 
 TARGET = 0.5

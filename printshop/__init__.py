@@ -1,5 +1,5 @@
 """printshop: tabletop-game data to print-and-play PDFs."""
 
-from . import fastcairo as _fastcairo
+from .draw import fastcairo as _fastcairo
 
 _fastcairo.install()

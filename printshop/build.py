@@ -13,14 +13,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from . import cache, limits
-from .errors import PrintshopError, Problem, Problems
-from .gather import check_games, drawing, drawing_problem, load_games
-from .geometry import PrintOptions, paper_size
-from .icons import notice
-from .models import Game
-from .printrun import ComponentPDF, PrintRun, items_of
-from .project import Project, did_you_mean
+from .load import cache
+from .files import limits
+from .files.errors import PrintshopError, Problem, Problems
+from .check.gather import check_games, drawing, drawing_problem, load_games, load_one
+from .load.geometry import PrintOptions, paper_size
+from .load.icons import notice
+from .load.models import Game
+from .layout.bom import Bom, bill_of_materials, bom_text
+from .layout.printrun import ComponentPDF, PrintRun, items_of
+from .files.project import Project, did_you_mean
 
 __all__ = ["BuildReport", "ComponentPDF", "GameBuild", "build", "build_games", "check_games",
            "load_games", "render_all", "render_component"]
@@ -67,7 +69,7 @@ def render_component(game: Game, component_id: str, opts: PrintOptions,
     """Draw, impose and render one component to PDF, or one share (index, shares) of a long
     deck (runs in a worker process)."""
     from .components import RENDERERS
-    from .pdf import pages_to_pdf
+    from .write.pdf import pages_to_pdf
 
     part = game.part(component_id)
     spec = part.spec
@@ -96,7 +98,7 @@ def join_shares(game: Game, component_id: str, shares: list) -> ComponentPDF | l
     problems = [p for res in shares if isinstance(res, list) for p in res]
     if problems:
         return [p for n, p in enumerate(problems) if p not in problems[:n]]
-    from .merge import merge
+    from .write.merge import merge
 
     first = shares[0]
     pdf = merge([(first.name if n == 0 else None, res.pdf, None) for n, res in
@@ -156,20 +158,20 @@ def _job(args):
 
 def _contents_page(ref: GameRef, components: list[ComponentPDF], run: PrintRun,
                    opts: PrintOptions) -> bytes:
-    from .contents import contents_pdf
+    from .write.contents import contents_pdf
 
     return contents_pdf(GameBuild(_LOADED[ref], components, run=run), opts)
 
 
 def _shared_sheets(pages: list, title: str) -> bytes:
     """Draw pages of the print run (shared sheets); cairo is imported where they are drawn."""
-    from .pdf import pages_to_pdf
+    from .write.pdf import pages_to_pdf
 
     return pages_to_pdf(pages, title)
 
 
 def _blank_page(ref: GameRef, opts: PrintOptions) -> bytes:
-    from .contents import blank_pdf
+    from .write.contents import blank_pdf
 
     return blank_pdf(_LOADED[ref], opts)
 
@@ -194,7 +196,7 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
     ``meanwhile()`` (the build's rules) runs in this process while the workers draw; an
     error it raises is the build's, whatever the drawing found. ``only`` names the components
     to draw (the others, and the print-and-play files, are left alone)."""
-    from .workers import URGENT, Workers
+    from .run.workers import URGENT, Workers
 
     tasks = [(g, p.id, opts) for g in games for p in g.parts if only is None or p.id in only]
     keys = [cache.component_key(g, g.part(cid), opts) for g, cid, _ in tasks]
@@ -215,9 +217,9 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
         # Imported, and cached manifests checked, once here rather than in every worker: the
         # components, the drawing (cairo), the contents page and the code of the games to draw
         # (their rules and template helpers, which the rules check here needs too).
-        from . import contents, pdf  # noqa: F401
+        from .write import contents, pdf  # noqa: F401
         from .components import SHARES
-        from .games import load_drawing
+        from .load.plugins import load_drawing
         load_drawing({tasks[i][0].id for i in todo})
         for i in todo:
             game, cid, _ = tasks[i]
@@ -305,7 +307,7 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
 def plan(build: GameBuild, opts: PrintOptions) -> PrintRun:
     """Plan a game's print run, redrawing the cards of components taken from the cache."""
     from .components import RENDERERS
-    from .printrun import plan_run
+    from .layout.printrun import plan_run
 
     for c in build.components:
         if c.kind in ("deck", "tokens") and c.items is None:
@@ -316,7 +318,7 @@ def plan(build: GameBuild, opts: PrintOptions) -> PrintRun:
 
 
 def _labels(pages: list, title: str) -> bytes:
-    from .pdf import pages_to_pdf
+    from .write.pdf import pages_to_pdf
 
     return pages_to_pdf(pages, title)
 
@@ -325,9 +327,9 @@ def combine(build: GameBuild, opts: PrintOptions, workers, rank: int, ref: GameR
     """Queue the parts of the game's print-and-play PDF (a contents page, then every run of
     pages, then each page's label) that must be drawn; when the last is, join them all into
     ``build.combined``. The jobs name the game by ``ref`` (see _LOADED)."""
-    from .impose import Page, mirror_back
-    from .merge import page_sizes
-    from .render import PT_PER_MM
+    from .layout.impose import Page, mirror_back
+    from .write.merge import page_sizes
+    from .draw.render import PT_PER_MM
 
     run = build.run
     name = build.game.manifest.name
@@ -380,7 +382,7 @@ def combine(build: GameBuild, opts: PrintOptions, workers, rank: int, ref: GameR
     def part_done(which, pdf: bytes) -> None:
         made[which] = pdf
         if len(made) == len(needed):
-            from .merge import merge
+            from .write.merge import merge
 
             build.combined = merge([(t, p if isinstance(p, bytes) else made[p], i)
                                     for t, p, i in parts], f"{name} — print and play",
@@ -460,7 +462,7 @@ def _check_render_write(games: list[Game], opts: PrintOptions, out_dir: Path,
                         progress: Progress | None, jobs: int | None,
                         only: frozenset[str] | None = None) -> BuildReport:
     """Run the rules and the limits, render every component, then write the output at once."""
-    from .output import write_files
+    from .files.output import write_files
 
     cards_within_limit(games)
     # The rules run while the workers draw: a build whose rules fail writes nothing anyway.
@@ -479,3 +481,26 @@ def _check_render_write(games: list[Game], opts: PrintOptions, out_dir: Path,
     shown = [p for p in written if cache.CACHE_DIR not in p.parts]
     unchanged = [p for p in shown if p in same]
     return BuildReport([p for p in shown if p not in same], builds, unchanged, out_dir)
+
+
+def bom_plan(project: Project, game_id: str, opts: PrintOptions | None = None) -> Bom:
+    """Return a game's bill of materials, laying out its pages without writing PDFs."""
+    from .components import RENDERERS
+
+    opts = opts or PrintOptions()
+    game = load_one(project, game_id)
+    components = []
+    for part in game.parts:
+        with drawing(game, part.id):
+            r = RENDERERS[part.kind](game, part, opts)
+        components.append(ComponentPDF(game.id, part.id, part.spec.name, part.kind, b"",
+                                       len(r.pages), r.duplex, r.note, part.spec.stock,
+                                       part.spec.cut, tuple(p.side for p in r.pages),
+                                       items_of(part, r.faces) if r.faces else None))
+    with drawing(game, "print run"):
+        return bill_of_materials(game, components, opts)
+
+
+def bom(project: Project, game_id: str, opts: PrintOptions | None = None) -> str:
+    """Return a game's bill of materials as text."""
+    return bom_text(bom_plan(project, game_id, opts))

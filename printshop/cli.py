@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .errors import PrintshopError, printable
+from .files.errors import PrintshopError, printable
 
 
 def _echo(text="", **kwargs) -> None:
@@ -82,8 +82,8 @@ def main() -> None:
 @project_option
 def list_games(games, project_dir):
     """List GAMES (default: every game), their components and card counts."""
-    from .gather import load_games
-    from .project import Project
+    from .check.gather import load_games
+    from .files.project import Project
 
     try:
         games = load_games(Project.open(project_dir), games)
@@ -140,9 +140,9 @@ def build(games, project_dir, out_dir, paper, bleed, crop_marks, backs, flip, ba
           layout, low_ink, jobs, quiet, only, limit_items):
     """Build print-and-play PDFs for GAMES (default: every game)."""
     from .build import build_games, load_games
-    from .geometry import PrintOptions
-    from .limits import Limits, applied
-    from .project import Project
+    from .load.geometry import PrintOptions
+    from .files.limits import Limits, applied
+    from .files.project import Project
 
     try:
         offset = _offset(back_offset)
@@ -222,8 +222,8 @@ def validate(games, project_dir, explain, strict, limit_items):
     """Check GAMES (default: every game) against their data schema and rules, and draw every
     face and page in memory (nothing is written): template errors and text that does not fit
     are errors, text that collides is a warning."""
-    from .limits import Limits
-    from .project import Project
+    from .files.limits import Limits
+    from .files.project import Project
     from .validate import validate_games
 
     try:
@@ -388,7 +388,7 @@ def export():
 def export_decklist(game, project_dir, deck, fmt, out, quiet):
     """Print GAME's deck list: every distinct card, its copies and fields, totals per deck."""
     from .export.decklist import export_decklist as run
-    from .project import Project
+    from .files.project import Project
 
     to_file = out not in (None, STDOUT)
     try:
@@ -414,7 +414,7 @@ def export_decklist(game, project_dir, deck, fmt, out, quiet):
 def export_tts(game, project_dir, out_dir, base_url, dpi, quiet):
     """Write GAME for Tabletop Simulator: deck sheets, boards, aids and a saved object."""
     from .export.tts import export_tts as run
-    from .project import Project
+    from .files.project import Project
 
     try:
         with _Progress("tts", quiet) as bar:
@@ -439,8 +439,8 @@ def export_tts(game, project_dir, out_dir, base_url, dpi, quiet):
 def export_png(game, project_dir, out_dir, dpi, with_bleed, deck, limit_items, quiet):
     """Write one PNG per card face and back of GAME: DECK/CARD.png, DECK/back.png."""
     from .export.images import export_png as run
-    from .limits import Limits, applied
-    from .project import Project
+    from .files.limits import Limits, applied
+    from .files.project import Project
 
     try:
         with applied(Limits().with_values(limit_items)), _Progress("png", quiet) as bar:
@@ -470,8 +470,8 @@ def _shop_help() -> str:
 def export_pod(game, project_dir, shop, out_dir, check_only, limit_items, quiet):
     """Write GAME as SHOP's products: sized images or PDF, README.txt naming what to order."""
     from .export.pod import export_pod as run
-    from .limits import Limits, applied
-    from .project import Project
+    from .files.limits import Limits, applied
+    from .files.project import Project
 
     try:
         with applied(Limits().with_values(limit_items)), _Progress(shop, quiet) as bar:
@@ -502,7 +502,7 @@ def import_decklist(game, csv_file, project_dir, dry_run, quiet):
     """Apply a deck list CSV (as `export decklist --format csv` writes it, edited in a
     spreadsheet) to GAME's data files: each card's copies and fields."""
     from .export.decklist_import import import_decklist as run
-    from .project import Project
+    from .files.project import Project
 
     try:
         changes, written = run(Project.open(project_dir), game, Path(csv_file), dry_run)
@@ -529,9 +529,9 @@ def import_decklist(game, csv_file, project_dir, dry_run, quiet):
 @click.option("--low-ink", is_flag=True, help="Light backgrounds, no full-bleed fills.")
 def proof(game, project_dir, out_dir, paper, low_ink):
     """Write a proof sheet of GAME: every distinct card once, labelled with id and copies."""
-    from .geometry import PrintOptions
-    from .project import Project
-    from .proof import proof as run
+    from .load.geometry import PrintOptions
+    from .files.project import Project
+    from .export.proof import proof as run
 
     try:
         path = run(Project.open(project_dir), game, Path(out_dir) if out_dir else None,
@@ -553,9 +553,9 @@ def proof(game, project_dir, out_dir, paper, low_ink):
 def bom(game, project_dir, paper, bleed, crop_marks, backs, flip, layout):
     """Print GAME's bill of materials: what to print and on what, what to cut, what to get
     (for the file `printshop build` makes with the same options)."""
-    from .bom import bom as run
-    from .geometry import PrintOptions
-    from .project import Project
+    from .build import bom as run
+    from .load.geometry import PrintOptions
+    from .files.project import Project
 
     try:
         text = run(Project.open(project_dir), game,
@@ -580,8 +580,8 @@ def bom(game, project_dir, paper, bleed, crop_marks, backs, flip, layout):
 @only_option
 def watch(games, project_dir, out_dir, paper, backs, low_ink, interval, jobs, only):
     """Build GAMES (default: all), then rebuild whenever a data or template file is saved."""
-    from .geometry import PrintOptions
-    from .project import Project
+    from .load.geometry import PrintOptions
+    from .files.project import Project
     from .watch import watch as run
 
     _echo("watching for changes; press Ctrl-C to stop")
@@ -610,7 +610,7 @@ def watch(games, project_dir, out_dir, paper, backs, low_ink, interval, jobs, on
               help="Command that opens a file at a line ({file}, {line}); default $EDITOR.")
 def serve(game, project_dir, port, host, open_browser, out_dir, editor):
     """Preview GAME (default: every game) live in the browser while you edit its files."""
-    from .project import Project
+    from .files.project import Project
     from .serve import serve as run
 
     try:
@@ -622,7 +622,7 @@ def serve(game, project_dir, port, host, open_browser, out_dir, editor):
 
 def run() -> None:
     """The ``printshop`` command: main() in a process set up to run once and end."""
-    from .workers import short_lived
+    from .run.workers import short_lived
 
     short_lived()
     main()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import PrintshopError, Problem
-from .project import GAME_ID
+from .files.errors import PrintshopError, Problem
+from .files.project import GAME_ID
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 

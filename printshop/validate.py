@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import limits
-from .collide import Collision, collisions
-from .errors import PrintshopError, Problem
-from .gather import drawing, load_games
-from .geometry import LABEL_BAND, PrintOptions
-from .impose import Face, Nested
-from .models import Game
-from .project import Project
+from .files import limits
+from .draw.collide import Collision, collisions
+from .files.errors import PrintshopError, Problem
+from .check.gather import drawing, load_games
+from .load.geometry import LABEL_BAND, PrintOptions
+from .layout.impose import Face, Nested
+from .load.models import Game
+from .files.project import Project
 
 SHOWN_CARDS = 4   # a warning seen on more cards than this names these and counts the rest
 
@@ -85,7 +85,7 @@ def validate_games(project: Project, ids, explain: bool = False,
     The components are drawn and looked at on the build's workers, the rules run in this
     process meanwhile."""
     from .build import cards_within_limit, default_jobs
-    from .workers import Workers
+    from .run.workers import Workers
 
     with limits.applied(bounds or limits.current()):
         games = load_games(project, ids)
@@ -131,8 +131,8 @@ def validate_game(game: Game, explain: bool = False,
 
 def check_rules(game: Game, explain: bool = False) -> GameCheck:
     """Run a game's rules (and read its fact table when asked to explain it)."""
-    from .facts import describe, explain as explain_facts, load_facts
-    from .rules import rule_ids, validate as run_rules
+    from .check.facts import describe, explain as explain_facts, load_facts
+    from .check.rules import rule_ids, validate as run_rules
 
     check = GameCheck(game, len(rule_ids(game)))
     check.problems.extend(run_rules(game))
@@ -153,7 +153,7 @@ def draw_component(game: Game, component_id: str, opts: PrintOptions
     that stopped it."""
     from .build import pages_within_limit
     from .components import RENDERERS
-    from .render import DrawError
+    from .draw.render import DrawError
 
     part = game.part(component_id)
     try:

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import limits
-from .errors import PrintshopError
-from .guard import read_project_file
-from .geometry import PrintOptions
-from .project import SHARED_TEMPLATES, Project
+from .files import limits
+from .files.errors import PrintshopError
+from .files.guard import read_project_file
+from .load.geometry import PrintOptions
+from .files.project import SHARED_TEMPLATES, Project
 
 WATCHED_SUFFIXES = (".yaml", ".yml", ".toml", ".csv", ".j2", ".svg", ".json")
 DEFAULT_INTERVAL = 0.5
@@ -145,7 +145,7 @@ class Watcher:
         """Return the --only components that the games being rebuilt have (all: none)."""
         if not self.only or not games:
             return self.only
-        from .gather import load_games
+        from .check.gather import load_games
         there = {p.id for g in load_games(self.project, games) for p in g.parts}
         return tuple(c for c in self.only if c in there) or self.only
 

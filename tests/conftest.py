@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from printshop.geometry import PrintOptions
-from printshop.project import Project, builtin_root
+from printshop.load.geometry import PrintOptions
+from printshop.files.project import Project, builtin_root
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "lantern-fair"
@@ -20,7 +20,7 @@ MM = 72 / 25.4
 
 @pytest.fixture(scope="session", autouse=True)
 def load_cache(tmp_path_factory) -> Path:
-    """A load cache (printshop.loadcache) of this test run's own, for this process and the
+    """A load cache (printshop.load.loadcache) of this test run's own, for this process and the
     commands it starts: on, as a user has it, but with nothing kept from an earlier run."""
     folder = tmp_path_factory.mktemp("load-cache")
     os.environ["PRINTSHOP_CACHE_DIR"] = str(folder)

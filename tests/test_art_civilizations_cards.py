@@ -15,11 +15,11 @@ from xml.etree import ElementTree
 import pytest
 import yaml
 
-from printshop import icons
+from printshop.load import icons
 from printshop.components.deck import render_deck
-from printshop.geometry import PrintOptions
-from printshop.loader import load_game
-from printshop.project import Project
+from printshop.load.geometry import PrintOptions
+from printshop.load.loader import load_game
+from printshop.files.project import Project
 
 GAME = "civilizations-cards"
 SVG = "{http://www.w3.org/2000/svg}"

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from printshop import icons
+from printshop.load import icons
 from printshop.components.deck import render_deck
-from printshop.geometry import PrintOptions
-from printshop.loader import load_game
-from printshop.project import Project
-from printshop.text import PT
+from printshop.load.geometry import PrintOptions
+from printshop.load.loader import load_game
+from printshop.files.project import Project
+from printshop.draw.text import PT
 
 GAME = "cvlizations"
 ROOT = Path(__file__).resolve().parent.parent

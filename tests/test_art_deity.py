@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from printshop.geometry import PrintOptions, card_size
-from printshop.loader import load_game
+from printshop.load.geometry import PrintOptions, card_size
+from printshop.load.loader import load_game
 
 from conftest import deck_faces
 
@@ -68,7 +68,7 @@ def test_every_civilization_front_draws_a_path_no_other_front_draws(fronts):
 
 
 def test_the_picture_is_the_one_the_data_names(game, fronts):
-    from printshop.icons import set_icon
+    from printshop.load.icons import set_icon
     for card in game.part("civilization").cards:
         art_paths = paths(set_icon(card.fields["art"]))
         assert art_paths and art_paths <= paths(fronts["civilization"][card.id]), card.id
@@ -116,7 +116,7 @@ def test_cards_use_only_the_type_scale_and_its_display_numerals(game, fronts):
 def test_one_title_size_per_deck_with_at_most_one_fallback(game, fronts):
     scale = game.manifest.style.type
     title_font = re.compile(r'<text\b[^>]*font-family="([^"]+)"[^>]*font-size="([0-9.]+)"')
-    from printshop import fonts
+    from printshop.load import fonts
     title_family = fonts.resolve_family("title")
     for deck in DECKS:
         sizes = set()
@@ -138,7 +138,7 @@ def test_every_deity_icon_is_a_game_icons_silhouette():
 
 
 def test_the_crossed_swords_are_a_game_icon(fronts):
-    from printshop.icons import set_icon
+    from printshop.load.icons import set_icon
     war = fronts["progression"]["war-1"]
     assert paths(set_icon("game-icons:sword-clash")) <= paths(war)
     assert "M14 8 L22 8 L72 70" not in war          # the old four-stroke glyph is gone
@@ -162,7 +162,7 @@ def _boxes(svg: str):
 def test_scoring_pad_sum_labels_clear_every_box(game):
     """The defect of issue 26: the "sum" labels ran over the corners of the boxes above."""
     from printshop.components import RENDERERS
-    from printshop.text import text_width
+    from printshop.draw.text import text_width
     part = game.part("scoring-pad")
     svg = "".join(p if isinstance(p, str) else "" for p in
                   RENDERERS[part.kind](game, part, PrintOptions()).pages[0].parts)
@@ -183,7 +183,7 @@ def _text_boxes(svg: str):
     """Yield (x0, y0, x1, y1, words) for every run of text in a card face, in the card's
     coordinates (the civilization cards' turned halves are turned back)."""
     import xml.etree.ElementTree as ET
-    from printshop.text import text_width
+    from printshop.draw.text import text_width
     root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{svg}</svg>')
     ns = "{http://www.w3.org/2000/svg}"
     turn = re.compile(r"rotate\(180 ([0-9.]+) ([0-9.]+)\)")

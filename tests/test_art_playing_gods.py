@@ -11,12 +11,12 @@ import re
 
 import pytest
 
-from printshop import icons
+from printshop.load import icons
 from printshop.components import RENDERERS
-from printshop.geometry import PrintOptions
-from printshop.loader import load_game
-from printshop.project import Project
-from printshop.text import text_width
+from printshop.load.geometry import PrintOptions
+from printshop.load.loader import load_game
+from printshop.files.project import Project
+from printshop.draw.text import text_width
 
 GAME = "playing-gods"
 DECKS = ("wrath", "conversion")

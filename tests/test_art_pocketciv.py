@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from printshop import icons
+from printshop.load import icons
 from printshop.components.sheet import render_sheet
-from printshop.geometry import PrintOptions
-from printshop.loader import load_game
-from printshop.project import Project
-from printshop.text import PT, text_width
+from printshop.load.geometry import PrintOptions
+from printshop.load.loader import load_game
+from printshop.files.project import Project
+from printshop.draw.text import PT, text_width
 
 from conftest import deck_faces
 

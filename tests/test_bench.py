@@ -9,8 +9,8 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from printshop.build import build
-from printshop.geometry import PrintOptions
-from printshop.project import Project
+from printshop.load.geometry import PrintOptions
+from printshop.files.project import Project
 
 RUN = Path(__file__).resolve().parent.parent / "bench" / "run.py"
 spec = importlib.util.spec_from_file_location("bench_run", RUN)
@@ -32,7 +32,7 @@ def test_the_poker_project_builds_the_hundred_cards_it_promises(tmp_path):
 
 def test_the_stress_project_counts_copies(tmp_path):
     project = bench.poker_project(tmp_path / "s", 30, copies=10)
-    from printshop.loader import load_game
+    from printshop.load.loader import load_game
     game = load_game(Project.open(project).game("poker"))
     assert game.part("deck").card_count() == 300
 

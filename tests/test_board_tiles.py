@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from printshop.geometry import PrintOptions
+from printshop.load.geometry import PrintOptions
 from printshop.scaffold import new_game
-from printshop.tiles import TilingError, printable_area, tile_plan
+from printshop.layout.tiles import TilingError, printable_area, tile_plan
 
 
 def test_printable_area_per_paper():

@@ -10,12 +10,12 @@ from PIL import Image
 from pypdf import PdfReader
 
 from printshop.components.board import draw_board
-from printshop.geometry import PrintOptions
-from printshop.impose import Page
-from printshop.loader import load_game
-from printshop.pdf import pages_to_pdf
-from printshop.project import builtin_root
-from printshop.tiles import ALIGN_COLOUR, STEPS, impose_tiles, tile_plan
+from printshop.load.geometry import PrintOptions
+from printshop.layout.impose import Page
+from printshop.load.loader import load_game
+from printshop.write.pdf import pages_to_pdf
+from printshop.files.project import builtin_root
+from printshop.layout.tiles import ALIGN_COLOUR, STEPS, impose_tiles, tile_plan
 
 from conftest import pdf_to_png
 

@@ -7,10 +7,10 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from conftest import EXAMPLE
-from printshop.bom import plan
+from printshop.build import bom_plan as plan
 from printshop.cli import main
-from printshop.geometry import PrintOptions
-from printshop.project import Project
+from printshop.load.geometry import PrintOptions
+from printshop.files.project import Project
 
 
 def run(*args):

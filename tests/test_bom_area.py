@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from printshop.bom import bom, plan
-from printshop.geometry import PrintOptions
-from printshop.project import Project
+from printshop.build import bom, bom_plan as plan
+from printshop.load.geometry import PrintOptions
+from printshop.files.project import Project
 from printshop.scaffold import new_game
 
 

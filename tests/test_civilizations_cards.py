@@ -14,14 +14,14 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from printshop import fonts
+from printshop.load import fonts
 from printshop.build import build
 from printshop.cli import main
 from printshop.components.deck import render_deck
-from printshop.geometry import PrintOptions
-from printshop.loader import load_game
-from printshop.project import Project
-from printshop.rules import rule_ids, validate
+from printshop.load.geometry import PrintOptions
+from printshop.load.loader import load_game
+from printshop.files.project import Project
+from printshop.check.rules import rule_ids, validate
 from conftest import edit_yaml
 
 GAME = "civilizations-cards"
@@ -517,7 +517,7 @@ def test_build_writes_each_component(built, component, pages):
 def test_build_writes_the_print_and_play_file(built):
     combined = PdfReader(built / f"{GAME}-print-and-play.pdf")
     # A contents page, then the print run (pages grouped by stock, blanks keeping fronts odd).
-    from printshop.bom import plan
+    from printshop.build import bom_plan as plan
     assert len(combined.pages) == plan(Project.open(None), GAME).pages
 
 

@@ -101,8 +101,8 @@ def test_a_rebuild_skips_unchanged_components(tmp_path):
     import shutil
 
     from printshop.build import build
-    from printshop.geometry import PrintOptions
-    from printshop.project import Project
+    from printshop.load.geometry import PrintOptions
+    from printshop.files.project import Project
 
     project = tmp_path / "project"
     shutil.copytree(EXAMPLE, project)

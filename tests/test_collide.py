@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from printshop.cli import main
-from printshop.collide import collisions
-from printshop.gather import load_one
-from printshop.project import Project
-from printshop.text import text_box, text_width
+from printshop.draw.collide import collisions
+from printshop.check.gather import load_one
+from printshop.files.project import Project
+from printshop.draw.text import text_box, text_width
 from printshop.validate import validate_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,9 +14,9 @@ from pypdf import PdfReader
 
 from conftest import EXAMPLE, edit_yaml
 from printshop.cli import main
-from printshop.errors import PrintshopError
+from printshop.files.errors import PrintshopError
 from printshop.export import load_one
-from printshop.project import Project
+from printshop.files.project import Project
 
 
 def run(*args):

@@ -13,10 +13,10 @@ from printshop.build import build
 from printshop.cli import main
 from printshop.components.deck import render_deck
 from printshop.games import cvlizations as cv
-from printshop.geometry import PrintOptions
-from printshop.loader import load_game
-from printshop.project import Project
-from printshop.rules import rule_ids, validate
+from printshop.load.geometry import PrintOptions
+from printshop.load.loader import load_game
+from printshop.files.project import Project
+from printshop.check.rules import rule_ids, validate
 
 from conftest import edit_yaml
 
@@ -349,7 +349,7 @@ def test_build_writes_every_component_with_its_pages(built):
         assert len(PdfReader(built / f"{component}.pdf").pages) == pages, component
     combined = PdfReader(built / f"{GAME}-print-and-play.pdf")
     # A contents page, then the print run (pages grouped by stock, blanks keeping fronts odd).
-    from printshop.bom import plan
+    from printshop.build import bom_plan as plan
     assert len(combined.pages) == plan(Project.open(None), GAME).pages
 
 

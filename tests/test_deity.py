@@ -12,10 +12,10 @@ from conftest import edit_yaml
 from printshop.build import build
 from printshop.cli import main
 from printshop.games import deity
-from printshop.geometry import PrintOptions
-from printshop.loader import load_game
-from printshop.project import Project
-from printshop.rules import validate
+from printshop.load.geometry import PrintOptions
+from printshop.load.loader import load_game
+from printshop.files.project import Project
+from printshop.check.rules import validate
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +151,7 @@ def test_each_rule_reports_itself_by_name(game_copy, rule_id):
 
 
 def test_every_registered_deity_rule_has_a_breaking_test(game):
-    from printshop.rules import rule_ids
+    from printshop.check.rules import rule_ids
     ids = {r if isinstance(r, str) else r.id for r in rule_ids(game)}
     assert ids - {"deity.sheet-text"} == set(BREAKS)  # sheet text: tests/test_facts.py
 

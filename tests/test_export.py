@@ -21,8 +21,8 @@ from printshop.export.decklist import DeckList, ListedCard, ListedDeck, flat, to
     to_markdown
 from printshop.export.images import face_png
 from printshop.export.tts import CARDS_PER_SHEET, card_pixels
-from printshop.geometry import PrintOptions
-from printshop.project import Project, builtin_root
+from printshop.load.geometry import PrintOptions
+from printshop.files.project import Project, builtin_root
 
 DATA = EXAMPLE / "data" / "lantern-fair"
 

@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
-from printshop import drawing, faces, pdf
+from printshop.draw import drawing
+from printshop.write import faces, pdf
 from printshop.components import RENDERERS
-from printshop.geometry import PrintOptions
-from printshop.impose import Face, Item, impose_sheets
-from printshop.loader import load_game
-from printshop.project import Project
+from printshop.load.geometry import PrintOptions
+from printshop.layout.impose import Face, Item, impose_sheets
+from printshop.load.loader import load_game
+from printshop.files.project import Project
 
 
 @pytest.fixture(scope="module")
@@ -214,7 +215,7 @@ def test_a_deck_of_eight_sheets_is_drawn_in_two_halves_that_print_as_one(tmp_pat
                                                                           monkeypatch):
     from printshop.build import build
     from printshop.components import deck
-    from printshop.gather import load_one
+    from printshop.check.gather import load_one
 
     eight, seven = long_deck(tmp_path / "p", 20), long_deck(tmp_path / "q", 18)
     for project, shares in ((eight, 2), (seven, 1)):    # 60 cards on 8 sheets, 54 on 7
@@ -232,7 +233,7 @@ def test_a_deck_of_eight_sheets_is_drawn_in_two_halves_that_print_as_one(tmp_pat
 def test_a_broken_card_on_two_shares_is_reported_once(tmp_path, monkeypatch):
     from printshop.build import build
     from printshop.components import deck
-    from printshop.errors import PrintshopError
+    from printshop.files.errors import PrintshopError
 
     monkeypatch.setattr(deck, "SHEETS_PER_SHARE", 1)
     project = long_deck(tmp_path / "p", 6, copies=5, broken="c1")   # c1's copies: cards 6-10

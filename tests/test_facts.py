@@ -16,12 +16,12 @@ from click.testing import CliRunner
 
 from conftest import REPO, copy_game
 from printshop.cli import main
-from printshop.errors import PrintshopError
-from printshop.facts import load_facts, mutate
-from printshop.loader import load_game
-from printshop.printed import ALWAYS
-from printshop.project import Project, builtin_root
-from printshop.rules import rule_ids, validate
+from printshop.files.errors import PrintshopError
+from printshop.check.facts import load_facts, mutate
+from printshop.load.loader import load_game
+from printshop.check.printed import ALWAYS
+from printshop.files.project import Project, builtin_root
+from printshop.check.rules import rule_ids, validate
 
 GAMES = ["deity", "cvlizations", "civilizations-cards", "pocketciv", "playing-gods"]
 DOC = REPO / "docs" / "rules-fidelity.md"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from printshop import fastcairo
+from printshop.draw import fastcairo
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -26,7 +26,7 @@ def test_shipped_declarations_match_the_installed_cairocffi():
 
     if fastcairo.headers_digest(constants._CAIRO_HEADERS) != \
             fastcairo.GENERATED.read_text().splitlines()[1].split("'")[1]:
-        pytest.skip("cairocffi's declarations changed: run printshop.fastcairo.write() "
+        pytest.skip("cairocffi's declarations changed: run printshop.draw.fastcairo.write() "
                     "(until then cairocffi is imported the ordinary way)")
     assert fastcairo.GENERATED.read_text() == fastcairo.generate()
 

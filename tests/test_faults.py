@@ -18,10 +18,10 @@ from click.testing import CliRunner
 
 from conftest import EXAMPLE
 from printshop.cli import main
-from printshop.geometry import PrintOptions
-from printshop.tiles import tile_plan
-from printshop.models import MAX_OVERLAP
-from printshop.project import Project
+from printshop.load.geometry import PrintOptions
+from printshop.layout.tiles import tile_plan
+from printshop.load.models import MAX_OVERLAP
+from printshop.files.project import Project
 from printshop.watch import Watcher, watched_files
 from printshop.games.pocketciv_maps.atlas import check_map_file
 from printshop.games.pocketciv_maps.model import dump_map, load_map

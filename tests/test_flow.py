@@ -1,4 +1,4 @@
-"""Flowing text: headed sections poured through columns and pages (printshop/flow.py), a
+"""Flowing text: headed sections poured through columns and pages (printshop/draw/flow.py), a
 sheet with `pages: auto`, and the scaffold's rules sheet that uses them."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ import re
 import pytest
 import yaml
 
-from printshop import fonts
+from printshop.load import fonts
 from printshop.components import RENDERERS
-from printshop.flow import KEEP, balanced, blocks, flow, pages_needed
-from printshop.geometry import PrintOptions
-from printshop.loader import load_game
-from printshop.project import Project
+from printshop.draw.flow import KEEP, balanced, blocks, flow, pages_needed
+from printshop.load.geometry import PrintOptions
+from printshop.load.loader import load_game
+from printshop.files.project import Project
 from printshop.scaffold import new_game
-from printshop.text import TextError, layout
+from printshop.draw.text import TextError, layout
 from printshop.validate import validate_game
 
 ICONS = {"coin": '<circle cx="50" cy="50" r="40" fill="currentColor"/>'}

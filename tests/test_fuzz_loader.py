@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLE
-from printshop.errors import PrintshopError
-from printshop.loader import load_game
-from printshop.project import Project
+from printshop.files.errors import PrintshopError
+from printshop.load.loader import load_game
+from printshop.files.project import Project
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12),
                     st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=40))

@@ -9,7 +9,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from printshop.errors import PrintshopError
+from printshop.files.errors import PrintshopError
 from printshop.games.pocketciv_maps.atlas import check_map_file
 from printshop.games.pocketciv_maps.generate import generate
 from printshop.games.pocketciv_maps.model import dump_map

@@ -21,7 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import EXAMPLE
-from printshop import fonts, guard
+from printshop.load import fonts
+from printshop.files import guard
 from printshop.cli import main
 
 GAME = "lantern-fair"
@@ -275,8 +276,8 @@ def test_a_symlink_that_stays_inside_the_project_is_followed(world):
 
 def build_labels(project: Path, out: Path) -> list[str]:
     from printshop.build import build
-    from printshop.geometry import PrintOptions
-    from printshop.project import Project
+    from printshop.load.geometry import PrintOptions
+    from printshop.files.project import Project
 
     labels: list[str] = []
     build(Project.open(project), [], PrintOptions(), out, progress=labels.append, jobs=1)
@@ -347,7 +348,7 @@ def test_disk_full_while_staging_the_cache_replaces_nothing(world, monkeypatch):
         if "w" in mode and ".printshop-cache" in str(path):
             raise OSError(28, "No space left on device")
         return real_open(path, mode, *args, **kwargs)
-    from printshop import output
+    from printshop.files import output
     monkeypatch.setattr(output, "open", full, raising=False)
     result = run_build(project, out)
     assert_clean_failure(result, f"{out}: cannot write the output: No space left on device")

@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from printshop import icons
+from printshop.load import icons
 from printshop.cli import main
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "lantern-fair"

@@ -80,8 +80,8 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_graph_sees_function_level_imports():
     graph = import_graph()
-    assert "printshop.contents" in graph["printshop.build"]  # imported inside combine()
-    assert "printshop.pdf" in graph["printshop.build"]
+    assert "printshop.write.contents" in graph["printshop.build"]  # imported inside combine()
+    assert "printshop.write.pdf" in graph["printshop.build"]
 
 
 def test_the_cycle_finder_finds_a_loop():
@@ -92,3 +92,25 @@ def test_the_cycle_finder_finds_a_loop():
 def test_printshop_has_no_import_loop():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import loop: " + " -> ".join(cycle)
+
+
+# The stages in pipeline order: a module imports only from its own stage or one before it.
+STAGES = ["files", "run", "load", "draw", "layout", "components", "write", "check", "games",
+          "export", "build", "validate", "watch", "scaffold", "serve", "cli"]
+
+
+def stage_of(module: str) -> int:
+    """Return the rank of a printshop module's stage (its sub-package, or the module on top)."""
+    parts = module.split(".")
+    return STAGES.index(parts[1]) if len(parts) > 1 else len(STAGES)
+
+
+def test_every_module_belongs_to_a_stage():
+    strays = [m for m in import_graph() if m != "printshop" and m.split(".")[1] not in STAGES]
+    assert not strays, f"modules outside the stages {STAGES}: {strays}"
+
+
+def test_no_import_runs_upward():
+    upward = sorted(f"{m} imports {t}" for m, targets in import_graph().items() if m != "printshop"
+                    for t in targets if t != "printshop" and stage_of(t) > stage_of(m))
+    assert not upward, "imports that run against the pipeline:\n" + "\n".join(upward)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from printshop.geometry import PrintOptions, card_size
-from printshop.impose import (Face, Item, impose_booklet, impose_sheets, mirror_back,
+from printshop.load.geometry import PrintOptions, card_size
+from printshop.layout.impose import (Face, Item, impose_booklet, impose_sheets, mirror_back,
                               saddle_order, sheet_plan)
-from printshop.tiles import impose_tiles, tile_plan
+from printshop.layout.tiles import impose_tiles, tile_plan
 
 
 def face(w=63, h=88, bleed=3.0):
@@ -91,7 +91,7 @@ def test_booklet_pages_are_two_up_on_landscape_paper():
 def test_crop_marks_stay_out_of_the_label_band():
     import re
 
-    from printshop.geometry import LABEL_BAND
+    from printshop.load.geometry import LABEL_BAND
 
     opts = PrintOptions(backs="none")
     face = Face("<rect width='63' height='88'/>", 63, 88, 3)

@@ -15,8 +15,8 @@ from PIL import Image, ImageChops
 from pypdf import PdfReader
 
 from printshop.build import build
-from printshop.geometry import PrintOptions
-from printshop.project import Project
+from printshop.load.geometry import PrintOptions
+from printshop.files.project import Project
 
 PX_PER_MM = 10
 TOL = 0.1 + 1e-6  # one pixel at 10 px/mm: the measurement's own resolution

@@ -7,7 +7,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from printshop.templates import make_environment
+from printshop.draw.templates import make_environment
 
 WAVE = ('<path d="M5 60 Q20 40 35 60" fill="none" stroke="currentColor" stroke-width="9"/>'
         '<circle cx="50" cy="30" r="10" fill="currentColor"/>')

@@ -18,12 +18,12 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import EXAMPLE
-from printshop import cache, loadcache
+from printshop.load import cache, loadcache
 from printshop.cli import main
-from printshop.errors import PrintshopError
-from printshop.loader import load_game
-from printshop.models import Later
-from printshop.project import Project
+from printshop.files.errors import PrintshopError
+from printshop.load.loader import load_game
+from printshop.load.models import Later
+from printshop.files.project import Project
 
 
 def entries(folder: Path) -> list[str]:
@@ -91,7 +91,7 @@ def test_a_warm_list_neither_reads_yaml_nor_checks_the_manifest(example, store):
     probe = ("import sys, printshop.cli\n"
              "try:\n    printshop.cli.main()\nexcept SystemExit as exc:\n"
              "    assert not exc.code, exc.code\n"
-             "print(sorted(set(sys.modules) & {'printshop.specs', 'yaml'}))\n")
+             "print(sorted(set(sys.modules) & {'printshop.load.specs', 'yaml'}))\n")
     env = {**os.environ, "PRINTSHOP_CACHE_DIR": str(store)}
     outputs = []
     for _ in range(2):
@@ -99,7 +99,7 @@ def test_a_warm_list_neither_reads_yaml_nor_checks_the_manifest(example, store):
                               capture_output=True, text=True, env=env, timeout=120)
         assert proc.returncode == 0, proc.stderr
         outputs.append(proc.stdout.splitlines())
-    assert outputs[0][-1] == "['printshop.specs', 'yaml']"  # the first run loads and checks
+    assert outputs[0][-1] == "['printshop.load.specs', 'yaml']"  # the first run loads and checks
     assert outputs[1][-1] == "[]"                    # the second reads it back
     assert outputs[0][:-1] == outputs[1][:-1]
 
@@ -123,7 +123,7 @@ def test_an_unchanged_build_does_not_run_the_rules_again(example, store, tmp_pat
     first = run("build", "--project", str(example), "--out", str(out), "--quiet", "--jobs", "1")
     assert first.exit_code == 0, first.output
     assert any(name.endswith(".rules") for name in entries(store))
-    from printshop import rules
+    from printshop.check import rules
 
     def refuse(game):
         raise AssertionError("rules ran again")
@@ -155,7 +155,7 @@ def test_a_broken_rule_is_reported_every_time(example, store, tmp_path):
 
 
 def test_a_game_edited_while_it_loads_is_not_stored(example, store, monkeypatch):
-    from printshop import loader
+    from printshop.load import loader
 
     manifest = example / "data" / "lantern-fair" / "game.yaml"
     real = loader.load_game
@@ -201,7 +201,7 @@ def test_off_turns_it_off(example, monkeypatch, tmp_path):
 
 
 def test_other_limits_are_another_key(example, store):
-    from printshop import limits
+    from printshop.files import limits
 
     folder = Project.open(example).games()[0]
     key = loadcache.game_key(folder)

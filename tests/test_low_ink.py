@@ -14,11 +14,11 @@ from printshop.components.board import draw_board
 from printshop.components.deck import card_faces
 from printshop.components.sheet import render_sheet
 from printshop.export.images import face_png, face_size
-from printshop.gather import load_games
-from printshop.geometry import PrintOptions
-from printshop.impose import Face
-from printshop.ink import luminance, low_ink, parse_colour
-from printshop.project import Project
+from printshop.check.gather import load_games
+from printshop.load.geometry import PrintOptions
+from printshop.layout.impose import Face
+from printshop.draw.ink import luminance, low_ink, parse_colour
+from printshop.files.project import Project
 from printshop.scaffold import new_game
 
 DPI = 8          # enough to weigh ink; a face's ink is its pixels' mean darkness

@@ -8,10 +8,10 @@ import subprocess
 import pytest
 from pypdf import PdfReader
 
-from printshop.impose import Page
-from printshop.merge import MergeError, merge
-from printshop.pdf import pages_to_pdf
-from printshop.text import text_box
+from printshop.layout.impose import Page
+from printshop.write.merge import MergeError, merge
+from printshop.write.pdf import pages_to_pdf
+from printshop.draw.text import text_box
 
 
 def part(label: str, pages: int, size=(210, 297)) -> bytes:

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from printshop.cli import main
-from printshop.templates import TemplateProblem, make_environment, render
+from printshop.draw.templates import TemplateProblem, make_environment, render
 
 # A 2 x 1 red PNG.
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAD0lEQVR4nGM8ISfH"

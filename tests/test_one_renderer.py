@@ -15,13 +15,13 @@ import pytest
 from PIL import Image
 
 from conftest import EXAMPLE, REPO
-from printshop import pdf, raster
+from printshop.write import pdf, raster
 from printshop.export import drawing, drawn_cards, load_one
 from printshop.export import images, pod, tts
 from printshop.export.shops import shop as find_shop
-from printshop.geometry import PrintOptions, card_size
-from printshop.impose import Face, Nested, Page
-from printshop.project import Project
+from printshop.load.geometry import PrintOptions, card_size
+from printshop.layout.impose import Face, Nested, Page
+from printshop.files.project import Project
 
 DPI = 300
 PT = 72 / 25.4           # points per mm
@@ -225,7 +225,7 @@ def test_tts_sheet_cells_sit_on_whole_pixels():
 
 def test_the_exports_of_the_builtin_games_do_not_load_cairosvg(tmp_path):
     code = ("import sys; from printshop.export.images import card_images; "
-            "from printshop.export import load_one; from printshop.project import Project; "
+            "from printshop.export import load_one; from printshop.files.project import Project; "
             "card_images(load_one(Project.open(None), 'playing-gods'), 30, deck='wrath'); "
             "print('cairosvg' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,

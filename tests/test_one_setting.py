@@ -13,14 +13,15 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from printshop.bom import bom_text, plan, run_lines
+from printshop.build import bom_plan as plan
+from printshop.layout.bom import bom_text, run_lines
 from printshop.build import build
 from printshop.components import RENDERERS
-from printshop.gather import load_one
-from printshop.geometry import PrintOptions
-from printshop.impose import Page
-from printshop.printrun import MODES, SETTINGS
-from printshop.project import Project
+from printshop.check.gather import load_one
+from printshop.load.geometry import PrintOptions
+from printshop.layout.impose import Page
+from printshop.layout.printrun import MODES, SETTINGS
+from printshop.files.project import Project
 
 GAMES = ["civilizations-cards", "cvlizations", "deity", "playing-gods", "pocketciv"]
 EDGE_MM = 5.0

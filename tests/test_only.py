@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from conftest import EXAMPLE
-from printshop.geometry import PrintOptions
-from printshop.project import Project
+from printshop.load.geometry import PrintOptions
+from printshop.files.project import Project
 from printshop.watch import Watcher
 
 

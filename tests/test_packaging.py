@@ -32,7 +32,7 @@ def test_wheel_carries_data_templates_and_fonts(wheel):
     assert "printshop/_builtin/templates/deity/nation.svg.j2" in names
     assert "printshop/fonts/DejaVuSansCondensed.ttf" in names
     assert "printshop/templates/contents.svg.j2" in names
-    assert "printshop/formats.yaml" in names
+    assert "printshop/load/formats.yaml" in names
 
 
 def isolated_venv(where: Path) -> Path:

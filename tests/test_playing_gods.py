@@ -14,13 +14,13 @@ from printshop.build import build
 from printshop.cli import main
 from printshop.components import RENDERERS
 from printshop.games.playing_gods import conversion_result, ring_order
-from printshop.geometry import PrintOptions
-from printshop.impose import sheet_plan
-from printshop.loader import load_game
-from printshop.models import CheckSpec
-from printshop.project import Project
-from printshop.rules import rule_ids, validate
-from printshop.tiles import tile_plan
+from printshop.load.geometry import PrintOptions
+from printshop.layout.impose import sheet_plan
+from printshop.load.loader import load_game
+from printshop.load.models import CheckSpec
+from printshop.files.project import Project
+from printshop.check.rules import rule_ids, validate
+from printshop.layout.tiles import tile_plan
 
 GAME = "playing-gods"
 
@@ -428,7 +428,7 @@ def test_build_writes_every_component_and_the_combined_pdf(built):
                          "stickers.pdf", "aid.pdf", "playing-gods-print-and-play.pdf"}
     combined = pdfs.pop("playing-gods-print-and-play.pdf")
     # A contents page, then the print run (pages grouped by stock, blanks keeping fronts odd).
-    from printshop.bom import plan
+    from printshop.build import bom_plan as plan
     assert len(combined.pages) == plan(Project.open(None), GAME).pages
 
 

@@ -11,10 +11,10 @@ from pypdf import PdfReader
 
 from printshop.build import render_component
 from printshop.cli import main
-from printshop.geometry import PrintOptions
-from printshop.loader import load_game
-from printshop.project import Project
-from printshop.rules import rule_ids, validate
+from printshop.load.geometry import PrintOptions
+from printshop.load.loader import load_game
+from printshop.files.project import Project
+from printshop.check.rules import rule_ids, validate
 
 from conftest import edit_yaml
 

@@ -30,7 +30,7 @@ from printshop.games.pocketciv_maps.model import Area, dump_map, load_map
 from printshop.games.pocketciv_maps.seed import Seed, parse_seed
 from printshop.games.pocketciv_maps.validate import MAP_RULES, validate_map
 from printshop.games.pocketciv_maps.variant import variant
-from printshop.project import Project
+from printshop.files.project import Project
 
 REPO = Path(__file__).resolve().parent.parent
 MAPS = REPO / "tests" / "maps"
@@ -484,12 +484,12 @@ def test_validate_still_takes_games_and_map_needs_files():
 
 @pytest.fixture(scope="module")
 def pocketciv():
-    from printshop.loader import load_game
+    from printshop.load.loader import load_game
     return load_game(Project.open(None).game("pocketciv"))
 
 
 def test_the_scenario_book_passes_its_rules(pocketciv):
-    from printshop.rules import validate
+    from printshop.check.rules import validate
     book = pocketciv.part("scenarios")
     assert book.kind == "booklet" and len(book.data["pages"]) >= 8
     assert [p for p in validate(pocketciv) if "scenario" in (p.rule or "")] == []
@@ -499,7 +499,7 @@ def test_the_scenario_book_is_a_saddle_stitched_a5_booklet(pocketciv):
     from pypdf import PdfReader
 
     from printshop.build import render_component
-    from printshop.geometry import PrintOptions
+    from printshop.load.geometry import PrintOptions
 
     built = render_component(pocketciv, "scenarios", PrintOptions(paper="letter"))
     reader = PdfReader(io.BytesIO(built.pdf))
@@ -515,9 +515,9 @@ def test_the_scenario_book_is_a_saddle_stitched_a5_booklet(pocketciv):
 
 
 def _broken_book(game_copy, change):
-    from printshop.loader import load_game
-    from printshop.project import Project as P
-    from printshop.rules import validate
+    from printshop.load.loader import load_game
+    from printshop.files.project import Project as P
+    from printshop.check.rules import validate
 
     root = game_copy("pocketciv")
     path = root / "data" / "pocketciv" / "scenarios.yaml"
@@ -566,7 +566,7 @@ def _pdf_text(pdf: Path, page: int | None = None, crop: tuple | None = None) -> 
 def built_pocketciv(tmp_path_factory):
     """Build PocketCiv once into a fresh folder; return that game's output folder."""
     from printshop.build import build
-    from printshop.geometry import PrintOptions
+    from printshop.load.geometry import PrintOptions
 
     out = tmp_path_factory.mktemp("pocketciv-build")
     build(Project.open(None), ["pocketciv"], PrintOptions(), out, jobs=1)
@@ -580,7 +580,7 @@ def _pages(pdf: Path) -> list[str]:
 
 def test_the_shipped_map_seed_draws_a_legal_map(pocketciv):
     from printshop.games.pocketciv_maps.printed import map_sheets, sheet_world
-    from printshop.rules import validate
+    from printshop.check.rules import validate
 
     sheets = [part for _, part in map_sheets(pocketciv)]
     assert [p.id for p in sheets] == ["map"]
@@ -622,7 +622,7 @@ def test_the_map_sheets_are_landscape_pages_of_the_chosen_paper(pocketciv):
     from pypdf import PdfReader
 
     from printshop.build import render_component
-    from printshop.geometry import PrintOptions
+    from printshop.load.geometry import PrintOptions
 
     for paper, long_side in (("a4", 297), ("letter", 279.4)):
         for cid in ("map", "blank-map"):
@@ -661,7 +661,7 @@ def test_every_scenario_page_prints_its_seed(built_pocketciv, pocketciv):
 
 def test_the_map_sheet_is_the_same_bytes_every_time(pocketciv):
     from printshop.build import render_component
-    from printshop.geometry import PrintOptions
+    from printshop.load.geometry import PrintOptions
 
     first = render_component(pocketciv, "map", PrintOptions())
     assert render_component(pocketciv, "map", PrintOptions()).pdf == first.pdf
@@ -697,8 +697,8 @@ def _with_map_params(game_copy, params):
 def test_a_map_sheet_seed_that_names_no_map_stops_the_build_at_its_key(game_copy, tmp_path,
                                                                      params, key, message):
     from printshop.build import build
-    from printshop.errors import PrintshopError
-    from printshop.geometry import PrintOptions
+    from printshop.files.errors import PrintshopError
+    from printshop.load.geometry import PrintOptions
 
     root = _with_map_params(game_copy, params)
     with pytest.raises(PrintshopError) as caught:
@@ -713,10 +713,10 @@ def test_a_map_sheet_seed_that_names_no_map_stops_the_build_at_its_key(game_copy
 
 def test_a_seed_whose_map_fails_validation_stops_the_build(game_copy, tmp_path, monkeypatch):
     from printshop.build import build
-    from printshop.errors import PrintshopError
+    from printshop.files.errors import PrintshopError
     from printshop.games.pocketciv_maps import validate as validate_module
     from printshop.games.pocketciv_maps.validate import Flaw
-    from printshop.geometry import PrintOptions
+    from printshop.load.geometry import PrintOptions
 
     monkeypatch.setenv("PRINTSHOP_CACHE_DIR", "off")  # rules that passed before must run
     real = validate_module.validate_map

@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from conftest import EXAMPLE
 from printshop import cli
 from printshop.cli import main
-from printshop.errors import PrintshopError
+from printshop.files.errors import PrintshopError
 from printshop.export import pod
 from printshop.export.shops import Product, parse_shops, shops
 
@@ -273,8 +273,8 @@ def test_built_in_card_text_stays_inside_the_safe_margin(game_id):
     from printshop.components.base import SAFE_MARGIN
     from printshop.export import DECK_KINDS, drawn_cards, load_one
     from printshop.export.preflight import TOLERANCE_MM, text_runs
-    from printshop.geometry import PrintOptions
-    from printshop.project import Project, builtin_root
+    from printshop.load.geometry import PrintOptions
+    from printshop.files.project import Project, builtin_root
 
     game = load_one(Project.open(builtin_root()), game_id)
     outside = []
@@ -301,7 +301,7 @@ GAMES = ["civilizations-cards", "cvlizations", "deity", "playing-gods", "pocketc
 def orders_of(game_id: str, shop_key: str):
     """Group a built-in game's decks into a shop's orders (faces drawn as SVG, not rasterised)."""
     from printshop.export.products import group, match
-    from printshop.project import Project, builtin_root
+    from printshop.files.project import Project, builtin_root
 
     game = pod.load_one(Project.open(builtin_root()), game_id)
     shop = shops()[shop_key]
@@ -320,7 +320,7 @@ def summary(orders):
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_component_is_sold_somewhere_or_said_why_not(game_id):
     from printshop.export.products import match
-    from printshop.project import Project, builtin_root
+    from printshop.files.project import Project, builtin_root
 
     game = pod.load_one(Project.open(builtin_root()), game_id)
     placed, why = set(), {}

@@ -27,8 +27,8 @@ from printshop.export import drawn_cards, pod, prepress, separation
 from printshop.export.flatten import flatten
 from printshop.export.preflight import ink_warnings
 from printshop.export.shops import shops
-from printshop.impose import Face
-from printshop.project import Project
+from printshop.layout.impose import Face
+from printshop.files.project import Project
 
 GAMES = ["deity", "pocketciv", "playing-gods", "cvlizations", "civilizations-cards"]
 INK_DPI = 30
@@ -175,8 +175,8 @@ def test_black_text_is_black_ink_alone(upload):
 def test_opaque_faces_look_as_the_see_through_ones_did(game_id):
     """The games that draw see-through tints: a few faces of each deck, drawn before and
     after flattening at 4 px/mm, differ by at most 2 of 255 on 99.9% of the pixels."""
-    from printshop import raster
-    from printshop.geometry import PrintOptions, card_size
+    from printshop.write import raster
+    from printshop.load.geometry import PrintOptions, card_size
 
     game = pod.load_one(Project.open(Path(__file__).resolve().parent.parent), game_id)
     decks = [(DTC.products[key], part) for key, parts in pod.match(game, DTC).cards.items()
@@ -262,7 +262,7 @@ def test_ink_over_the_limit_is_reported_by_card_and_area():
     pieces, geometries = pod.draw_pieces(game, DTC, DTC.products[key], stalls, warnings)
     [order] = pod.group(DTC, key, DTC.products[key], pieces)
     deck_pages = pod.write_order(game, DTC, order, geometries, files, warnings, lambda: None, {})
-    from printshop.pdf import pages_to_pdf
+    from printshop.write.pdf import pages_to_pdf
 
     with pod.drawing(game, "stalls"):
         rgb = pages_to_pdf(deck_pages, "stalls")

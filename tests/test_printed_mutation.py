@@ -16,10 +16,10 @@ from click.testing import CliRunner
 
 from conftest import REPO
 from printshop.cli import main
-from printshop.mutants import load_equivalents, mutants, run, template_mutants
-from printshop.loader import load_game
-from printshop.printed import rule_words, template_literals
-from printshop.project import builtin_root
+from printshop.check.mutants import load_equivalents, mutants, run, template_mutants
+from printshop.load.loader import load_game
+from printshop.check.printed import rule_words, template_literals
+from printshop.files.project import builtin_root
 
 GAMES = ["deity", "cvlizations", "civilizations-cards", "pocketciv", "playing-gods"]
 DOC = REPO / "docs" / "rules-fidelity.md"
@@ -223,7 +223,7 @@ def test_flavour_makes_no_mutants(builtin):
 
 
 def test_equivalent_patterns_keep_brackets_literal():
-    from printshop.mutants import matches
+    from printshop.check.mutants import matches
 
     mid = "data/pocketciv/scenarios.yaml:pages[2].title:1>2"
     assert matches(mid, "data/pocketciv/scenarios.yaml:pages[*].title:*")
@@ -262,9 +262,9 @@ def test_reading_leaves_a_concurrent_drawing_alone(builtin):
     """The studio draws cards in other threads while validate reads what they print."""
     import threading
 
-    from printshop import printed
+    from printshop.check import printed
     from printshop.components.deck import card_faces
-    from printshop.geometry import PrintOptions
+    from printshop.load.geometry import PrintOptions
 
     game = load_game(builtin.game("deity"))
     part = game.part("interventions")
@@ -337,7 +337,7 @@ def test_a_pinned_card_number_changed_points_at_its_field(game_copy):
 def test_a_map_outline_that_makes_no_shape_fails_validation_without_a_traceback(game_copy):
     """Reading the scenario book draws its hand-made maps: an outline whose shapes cross is a
     located problem, not a crash of the validator."""
-    from printshop.mutants import apply
+    from printshop.check.mutants import apply
 
     root = game_copy("pocketciv")
     game = load_game(_game_of(root, "pocketciv"))
@@ -350,7 +350,7 @@ def test_a_map_outline_that_makes_no_shape_fails_validation_without_a_traceback(
 
 
 def _game_of(root, game_id):
-    from printshop.project import Project
+    from printshop.files.project import Project
 
     return Project.open(root).game(game_id)
 

@@ -7,15 +7,15 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from printshop.bom import plan
+from printshop.build import bom_plan as plan
 from printshop.build import build
 from printshop.cli import main
-from printshop.geometry import PrintOptions
-from printshop.impose import Face, Item, Page, Placement
-from printshop.merge import merge
-from printshop.pdf import pages_to_pdf
-from printshop.printrun import MODES, identical_sides, max_players, stock_of
-from printshop.project import Project
+from printshop.load.geometry import PrintOptions
+from printshop.layout.impose import Face, Item, Page, Placement
+from printshop.write.merge import merge
+from printshop.write.pdf import pages_to_pdf
+from printshop.layout.printrun import MODES, identical_sides, max_players, stock_of
+from printshop.files.project import Project
 
 GAMES = ["civilizations-cards", "cvlizations", "deity", "playing-gods", "pocketciv"]
 
@@ -184,7 +184,7 @@ def test_stock_notes_split_into_what_to_load_and_the_advice(boms):
 
 
 def test_stock_of_a_component():
-    from printshop.models import Part
+    from printshop.load.models import Part
 
     class Spec:
         kind = "tokens"
@@ -253,7 +253,7 @@ def test_tokens_glued_to_board_are_not_told_to_print_duplex(boms):
 
 def test_merge_takes_chosen_pages_and_only_what_they_need():
     def pdf(label, n):
-        from printshop.text import text_box
+        from printshop.draw.text import text_box
         return pages_to_pdf([Page(210, 297, [str(text_box(f"{label} {i + 1}", 20, 20, 150,
                                                            20, size=14))]) for i in range(n)],
                             label)
@@ -504,7 +504,7 @@ def test_chips_that_do_not_fit_the_empty_card_places_keep_their_sheet_and_stock(
 
 
 def test_overlapping_stocks_join_on_their_overlap():
-    from printshop.printrun import joint_stocks
+    from printshop.layout.printrun import joint_stocks
     joint = joint_stocks(["250-300 gsm card", "300 gsm card", "120-160 gsm paper",
                           "80-100 gsm paper", "plain paper", "160 gsm paper", "200 gsm card"])
     assert joint == {"250-300 gsm card": "300 gsm card", "300 gsm card": "300 gsm card",

@@ -12,10 +12,10 @@ from pypdf import PdfReader
 from conftest import EXAMPLE, pdf_to_png
 from printshop.cli import main
 from printshop.export import load_one
-from printshop.geometry import LABEL_BAND, PrintOptions
-from printshop.ink import low_ink, parse_colour
-from printshop.project import Project
-from printshop.proof import best_layout, sections
+from printshop.load.geometry import LABEL_BAND, PrintOptions
+from printshop.draw.ink import low_ink, parse_colour
+from printshop.files.project import Project
+from printshop.export.proof import best_layout, sections
 
 
 def run(*args):

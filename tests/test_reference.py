@@ -34,7 +34,7 @@ def test_every_helper_check_key_and_limit_is_described():
 
 
 def test_the_reference_names_nothing_the_code_lacks():
-    from printshop import specs
+    from printshop.load import specs
     for record, keys in make_reference.KEYS.items():
         declared = set(getattr(specs, record)._compiled())
         extra = set(keys) - declared - ({"kind"} if record == "ComponentBase" else set())

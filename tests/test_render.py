@@ -9,14 +9,14 @@ import cairocffi as cairo
 import pytest
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
-from printshop import render
+from printshop.draw import render
 from printshop.components import RENDERERS
-from printshop.geometry import PrintOptions
-from printshop.impose import Page, page_svg
-from printshop.loader import load_game
-from printshop.pdf import pages_to_pdf
-from printshop.project import Project
-from printshop.text import RUN_CLASS
+from printshop.load.geometry import PrintOptions
+from printshop.layout.impose import Page, page_svg
+from printshop.load.loader import load_game
+from printshop.write.pdf import pages_to_pdf
+from printshop.files.project import Project
+from printshop.draw.text import RUN_CLASS
 
 DPI = 40
 
@@ -36,7 +36,7 @@ def fast_png(svg: str, page: Page) -> Image.Image:
 
 
 def cairosvg_png(svg: str, page: Page) -> Image.Image:
-    import printshop.pdf  # noqa: F401  (points fontconfig at the shipped fonts)
+    import printshop.write.pdf  # noqa: F401  (points fontconfig at the shipped fonts)
     import cairosvg
 
     w, h = round(page.width / 25.4 * DPI), round(page.height / 25.4 * DPI)
@@ -158,7 +158,7 @@ def test_an_element_like_one_already_drawable_is_judged_again_when_it_differs():
 def test_a_reference_is_checked_on_every_element_even_after_a_clean_one_alike():
     """drawing.check remembers the references of elements by their attributes; a style
     sheet's text is read every time, and other attributes are other elements."""
-    from printshop import drawing
+    from printshop.draw import drawing
 
     clean = ('<svg xmlns="http://www.w3.org/2000/svg"><style type="text/css">{css}</style>'
              '<rect id="r" width="1" height="1"/><use href="{href}"/></svg>')

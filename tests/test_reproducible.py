@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from printshop.project import Project
+from printshop.files.project import Project
 
 
 def digests(out: Path) -> dict[str, str]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from printshop.loader import load_game
-from printshop.project import Project
-from printshop.rules import RULES, Finding, rule, validate
+from printshop.load.loader import load_game
+from printshop.files.project import Project
+from printshop.check.rules import RULES, Finding, rule, validate
 from printshop.scaffold import new_game
 
 

@@ -18,10 +18,11 @@ from PIL import Image
 from pypdf import PdfReader
 
 from conftest import EXAMPLE
-from printshop import limits, templates
+from printshop.files import limits
+from printshop.draw import templates
 from printshop.cli import main
-from printshop.impose import Page, page_svg
-from printshop.pdf import SVGRenderError, draw_with_cairosvg, pages_to_pdf
+from printshop.layout.impose import Page, page_svg
+from printshop.write.pdf import SVGRenderError, draw_with_cairosvg, pages_to_pdf
 
 HOSTILE_TEXT = ['<b>bold?</b> & "quotes" \'apos\' ]]>', '<svg onload="alert(1)"><script/></svg>',
                 "{{ 7 * 7 }} {% for x in y %}", "עברית Hebrew", "dice 🎲 fox 🦊",

@@ -21,9 +21,9 @@ from pypdf import PdfReader
 
 from printshop.components import RENDERERS
 from printshop.export.decklist import FORMATS, deck_list
-from printshop.geometry import PrintOptions
-from printshop.loader import load_game
-from printshop.project import Project
+from printshop.load.geometry import PrintOptions
+from printshop.load.loader import load_game
+from printshop.files.project import Project
 
 from conftest import EXAMPLE
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from printshop.export.decklist import deck_list
-from printshop.loader import load_game
-from printshop.project import Project
+from printshop.load.loader import load_game
+from printshop.files.project import Project
 from printshop.serve.testing import chromium, have_browser, start_in_thread
 
 from conftest import EXAMPLE

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from printshop.project import Project
+from printshop.files.project import Project
 
 from conftest import EXAMPLE
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from printshop import limits
-from printshop.templates import TemplateTimeout, _deadline
+from printshop.files import limits
+from printshop.draw.templates import TemplateTimeout, _deadline
 
 from conftest import EXAMPLE
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from printshop.project import Project
+from printshop.files.project import Project
 
 from conftest import EXAMPLE
 
@@ -149,7 +149,7 @@ def test_an_event_handler_or_script_url_in_a_template_is_a_located_problem(fair,
 
 
 def test_the_drawing_check_refuses_handlers_and_script_urls_but_keeps_ordinary_attributes():
-    from printshop import drawing
+    from printshop.draw import drawing
 
     drawing.check_fragment('<rect width="1" height="1" opacity=".5"/>')
     for bad in ('<rect onload="x"/>', '<g><a href="javascript:x"><text>t</text></a></g>',

@@ -13,9 +13,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from printshop import source
-from printshop.errors import PrintshopError
-from printshop.project import builtin_root
+from printshop.load import source
+from printshop.files.errors import PrintshopError
+from printshop.files.project import builtin_root
 
 pytestmark = pytest.mark.skipif(not hasattr(yaml, "CSafeLoader"), reason="PyYAML without libyaml")
 

@@ -14,7 +14,7 @@ import pytest
 
 # Heavy libraries a command must not load unless it draws, templates or validates with them.
 HEAVY = ("cairo", "cairocffi", "cffi", "cairosvg", "pydantic", "shapely", "jinja2",
-         "printshop.specs")
+         "printshop.load.specs")
 
 PROBE = """
 import json, sys
@@ -67,7 +67,7 @@ def test_pocketciv_code_leaves_the_map_generator_to_what_draws_maps():
     # Loading PocketCiv's code (its rules and template helpers, as an export of its cards
     # does) leaves numpy and shapely alone; a build imports them once, before its workers fork.
     probe = ("import sys\n"
-             "from printshop.games import load_drawing, load_plugins\n"
+             "from printshop.load.plugins import load_drawing, load_plugins\n"
              "load_plugins(['pocketciv'])\n"
              "print('shapely' in sys.modules, 'numpy' in sys.modules)\n"
              "load_drawing(['pocketciv'])\n"

@@ -1,4 +1,4 @@
-"""printshop.strict: the typed records that check manifests, map files, scenarios and shops."""
+"""printshop.load.strict: the typed records that check manifests, map files, scenarios and shops."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from typing import Annotated, Any, Literal, Union
 
 import pytest
 
-from printshop.specs import DeckComponent, FieldSpec, Manifest
-from printshop.strict import Field, Record, ValidationError, validator
+from printshop.load.specs import DeckComponent, FieldSpec, Manifest
+from printshop.load.strict import Field, Record, ValidationError, validator
 
 
 class Size(Record):
@@ -172,9 +172,9 @@ def test_the_manifest_models_check_recursive_fields_and_components_by_kind():
     ("1e3", False, 1000.0), (".5", False, 0.5), ("nan", False, None), ("\u0663", False, None),
 ])
 def test_numbers_written_as_text_are_read_the_same_for_cards_and_manifests(text, whole, read):
-    from printshop.models import FieldSpec
-    from printshop.schema import check_value
-    from printshop.strict import number_text
+    from printshop.load.models import FieldSpec
+    from printshop.load.schema import check_value
+    from printshop.load.strict import number_text
 
     assert number_text(text, whole=whole) == read
     errors: list = []

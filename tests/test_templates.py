@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from printshop.templates import TemplateProblem, make_environment, render
+from printshop.draw.templates import TemplateProblem, make_environment, render
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def test_a_remembered_text_box_is_the_text_box_for_its_exact_arguments(env):
 
 
 def test_the_remembered_text_boxes_stay_within_their_bound(env, monkeypatch):
-    from printshop.templates import Remembered
+    from printshop.draw.templates import Remembered
 
     monkeypatch.setattr(Remembered, "KEPT", 60_000)    # results up to 600 characters kept
     text = env("").globals["text"]

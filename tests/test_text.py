@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from printshop import fonts, text
+from printshop.load import fonts
+from printshop.draw import text
 
 
 def tspans(svg: str) -> list[tuple[float, float, str]]:

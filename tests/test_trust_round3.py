@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from printshop.cli import main
-from printshop.errors import printable
+from printshop.files.errors import printable
 
 from conftest import EXAMPLE
 
@@ -135,7 +135,7 @@ def test_the_studio_warns_when_it_listens_beyond_this_computer(monkeypatch, host
     import uvicorn
 
     import printshop.serve as studio
-    from printshop.project import Project
+    from printshop.files.project import Project
 
     class Socket:
         def getsockname(self):

@@ -14,8 +14,9 @@ from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from printshop import fonts, render, text
-from printshop.errors import PrintshopError
+from printshop.load import fonts
+from printshop.draw import render, text
+from printshop.files.errors import PrintshopError
 
 from conftest import EXAMPLE, copy_game, edit_yaml
 
@@ -165,8 +166,8 @@ def test_the_text_layer_reads_multi_word_names_with_their_spaces(tmp_path):
 def test_every_printed_multi_word_card_name_reads_with_its_spaces(tmp_path):
     """Every card name of the five games that pypdf reads at all, it reads with its spaces
     (a name printed "JadeValley" would be found squeezed, and fails)."""
-    from printshop.loader import load_game
-    from printshop.project import Project
+    from printshop.load.loader import load_game
+    from printshop.files.project import Project
 
     done = subprocess.run([sys.executable, "-m", "printshop.cli", "build", "--out",
                            str(tmp_path), "--quiet"], capture_output=True, text=True)
@@ -286,9 +287,9 @@ def test_one_title_size_or_its_fallback_never_between():
 def every_paragraph():
     """Every paragraph the five games set, as its lines (lists of words' text)."""
     from printshop.components import RENDERERS
-    from printshop.geometry import PrintOptions
-    from printshop.loader import load_game
-    from printshop.project import Project
+    from printshop.load.geometry import PrintOptions
+    from printshop.load.loader import load_game
+    from printshop.files.project import Project
 
     seen = []
     original = text._set_paragraph

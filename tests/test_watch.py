@@ -10,8 +10,8 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from conftest import EXAMPLE
-from printshop.geometry import PrintOptions
-from printshop.project import Project
+from printshop.load.geometry import PrintOptions
+from printshop.files.project import Project
 from printshop.watch import Fingerprints, Watcher, changed, watch, watched_files
 
 

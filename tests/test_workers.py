@@ -11,10 +11,10 @@ import pytest
 
 from printshop import build as build_module
 from printshop.build import build
-from printshop.errors import PrintshopError, Problem
-from printshop.geometry import PrintOptions
-from printshop.project import Project
-from printshop.workers import URGENT, Workers
+from printshop.files.errors import PrintshopError, Problem
+from printshop.load.geometry import PrintOptions
+from printshop.files.project import Project
+from printshop.run.workers import URGENT, Workers
 
 from test_printrun import poker_project
 
@@ -183,7 +183,7 @@ def test_a_jobs_error_in_a_worker_is_raised_here_with_where_it_happened(within_a
 
 
 def test_a_worker_that_dies_is_reported_not_waited_for(within_a_minute):
-    from printshop.forked import WorkerLost
+    from printshop.run.forked import WorkerLost
 
     workers = Workers(2)
     workers.add(_die, (0,), lambda _: None)

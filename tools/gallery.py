@@ -21,12 +21,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from printshop.components.base import base_context  # noqa: E402
-from printshop.gather import load_games  # noqa: E402
-from printshop.geometry import PrintOptions  # noqa: E402
-from printshop.impose import Page  # noqa: E402
-from printshop.pdf import pages_to_pdf  # noqa: E402
-from printshop.project import SHARED_TEMPLATES, Project  # noqa: E402
-from printshop.templates import make_environment, render  # noqa: E402
+from printshop.check.gather import load_games  # noqa: E402
+from printshop.load.geometry import PrintOptions  # noqa: E402
+from printshop.layout.impose import Page  # noqa: E402
+from printshop.write.pdf import pages_to_pdf  # noqa: E402
+from printshop.files.project import SHARED_TEMPLATES, Project  # noqa: E402
+from printshop.draw.templates import make_environment, render  # noqa: E402
 
 OUT = ROOT / "docs" / "gallery"
 DPI = 50

@@ -17,14 +17,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from printshop import specs  # noqa: E402
-from printshop.geometry import DEFAULT_BLEED, formats  # noqa: E402
-from printshop.icons import icon_sets, shared_icons  # noqa: E402
-from printshop.limits import Limits  # noqa: E402
-from printshop.rules import CHECKS  # noqa: E402
-from printshop.strict import Field  # noqa: E402
-from printshop.templates import EXTRA_GLOBALS, _plain_signature, helper_signature, make_environment  # noqa
-from printshop.tiles import printable_area  # noqa: E402
+from printshop.load import specs  # noqa: E402
+from printshop.load.geometry import DEFAULT_BLEED, formats  # noqa: E402
+from printshop.load.icons import icon_sets, shared_icons  # noqa: E402
+from printshop.files.limits import Limits  # noqa: E402
+from printshop.check.rules import CHECKS  # noqa: E402
+from printshop.load.strict import Field  # noqa: E402
+from printshop.draw.templates import EXTRA_GLOBALS, _plain_signature, helper_signature, make_environment  # noqa
+from printshop.layout.tiles import printable_area  # noqa: E402
 
 OUT = ROOT / "docs" / "reference.md"
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from .. import limits
-from ..geometry import PrintOptions
-from ..impose import Face
-from ..models import Game, Part
-from ..errors import PrintshopError, Problem
-from ..source import manifest_document
-from ..tiles import TilingError, impose_tiles, tile_plan
+from ..files import limits
+from ..load.geometry import PrintOptions
+from ..layout.impose import Face
+from ..load.models import Game, Part
+from ..files.errors import PrintshopError, Problem
+from ..load.source import manifest_document
+from ..layout.tiles import TilingError, impose_tiles, tile_plan
 from .base import Rendered, base_context, draw
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .. import limits
-from ..flow import pages_needed
-from ..geometry import PrintOptions, card_size, paper_size
-from ..impose import Face, impose_booklet
-from ..models import Game, Part
+from ..files import limits
+from ..draw.flow import pages_needed
+from ..load.geometry import PrintOptions, card_size, paper_size
+from ..layout.impose import Face, impose_booklet
+from ..load.models import Game, Part
 from .base import Rendered, base_context, draw
 
 

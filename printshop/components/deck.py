@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..geometry import DEFAULT_BLEED, PrintOptions, card_size
-from ..impose import Face, Item, cards_per_sheet, deck_sheets, impose_single
-from ..models import Card, Game, Part
+from ..load.geometry import DEFAULT_BLEED, PrintOptions, card_size
+from ..layout.impose import Face, Item, cards_per_sheet, deck_sheets, impose_single
+from ..load.models import Card, Game, Part
 from .base import SAFE_MARGIN, Rendered, base_context, draw
 
 TOKEN_BLEED = 1.5

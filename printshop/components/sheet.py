@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .. import limits
-from ..flow import pages_needed
-from ..geometry import LABEL_BAND, PrintOptions, paper_size
-from ..impose import Page
-from ..models import Game, Part
+from ..files import limits
+from ..draw.flow import pages_needed
+from ..load.geometry import LABEL_BAND, PrintOptions, paper_size
+from ..layout.impose import Page
+from ..load.models import Game, Part
 from .base import Rendered, base_context, draw
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import PrintshopError, Problem
-from ..gather import drawing, load_one
-from ..impose import Face
-from ..models import Card, Game, Part
-from ..project import did_you_mean
+from ..files.errors import PrintshopError, Problem
+from ..check.gather import drawing, load_one
+from ..layout.impose import Face
+from ..load.models import Card, Game, Part
+from ..files.project import did_you_mean
 
 DECK_KINDS = ("deck", "tokens")
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from ..models import Game
-from ..project import Project
+from ..load.models import Game
+from ..files.project import Project
 from . import deck_parts, load_one
 
 
@@ -180,7 +180,7 @@ FORMATS: dict[str, Callable[[DeckList], str]] = {
 def export_decklist(project: Project, game_id: str, fmt: str, deck: str | None = None,
                     out: Path | None = None) -> str:
     """Return a game's deck list in ``fmt``; also write it to ``out`` when given."""
-    from ..output import write_files
+    from ..files.output import write_files
 
     text = FORMATS[fmt](deck_list(load_one(project, game_id), deck))
     if out is not None:

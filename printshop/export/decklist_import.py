@@ -20,11 +20,11 @@ from typing import Any
 
 import yaml
 
-from .. import limits
-from ..errors import PrintshopError, Problem, Problems
-from ..guard import read_project_file
-from ..models import Game, Part
-from ..project import Project
+from ..files import limits
+from ..files.errors import PrintshopError, Problem, Problems
+from ..files.guard import read_project_file
+from ..load.models import Game, Part
+from ..files.project import Project
 from . import deck_parts, load_one
 from .decklist import FIELD_PREFIX, _FORMULA_START, flat
 
@@ -253,8 +253,8 @@ def import_decklist(project: Project, game_id: str, csv_path: Path, dry_run: boo
                     ) -> tuple[list[str], list[Path]]:
     """Apply an edited deck-list CSV to a game's data files; return the changes (as lines)
     and the files written (none on a dry run)."""
-    from ..loader import load_cards
-    from ..source import parse_yaml
+    from ..load.loader import load_cards
+    from ..load.source import parse_yaml
 
     game = load_one(project, game_id)
     header, rows = read_rows(csv_path)

@@ -22,8 +22,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..impose import Face
-from ..ink import SVG_NS, XLINK_NS, hex_colour, parse_colour
+from ..layout.impose import Face
+from ..draw.ink import SVG_NS, XLINK_NS, hex_colour, parse_colour
 
 SAMPLE_PER_MM = 1.5       # pixels per mm the background is sampled at
 VARIED = 12 / 255         # a ground pixel this far from the ground's mean is another colour
@@ -127,7 +127,7 @@ class _Drawing:
         return out
 
     def draw(self, hidden: list, background=(1.0, 1.0, 1.0)) -> np.ndarray:
-        from .. import raster
+        from ..write import raster
 
         saved = [(el, el.get("display")) for el in hidden]
         for el in hidden:
@@ -188,7 +188,7 @@ def _cover(d: _Drawing, leaf, key: str) -> np.ndarray:
 
 @lru_cache(maxsize=2048)
 def _alone(face: Face, size: tuple[int, int]) -> np.ndarray:
-    from .. import raster
+    from ..write import raster
 
     image = raster.face_image(face, size, (face.bleed, face.bleed), None)
     out = np.asarray(image.convert("RGBA"), dtype=np.float64)[:, :, 3] / 255.0

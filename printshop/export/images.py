@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import limits, raster
-from ..errors import PrintshopError, Problem
-from ..geometry import PrintOptions
-from ..impose import Face
-from ..project import Project
+from ..files import limits
+from ..write import raster
+from ..files.errors import PrintshopError, Problem
+from ..load.geometry import PrintOptions
+from ..layout.impose import Face
+from ..files.project import Project
 from . import deck_parts, default_out, drawing, drawn_cards, load_one
 
 DEFAULT_DPI = 300
@@ -99,7 +100,7 @@ def export_png(project: Project, game_id: str, out_dir: Path | None = None,
                dpi: int = DEFAULT_DPI, bleed: bool = False,
                deck: str | None = None, progress=None) -> list[Path]:
     """Write one PNG per card face and back of a game; return the files written."""
-    from ..output import write_files
+    from ..files.output import write_files
 
     files = card_images(load_one(project, game_id), dpi, bleed, deck, progress)
     return write_files(Path(out_dir or default_out(game_id, "png")), files)

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .. import raster
-from ..errors import PrintshopError, Problem
-from ..geometry import PrintOptions, card_size
-from ..impose import Face, Page, Placement, nest
-from ..models import Card, Game, Part
-from ..project import Project
-from ..text import _fmt
+from ..write import raster
+from ..files.errors import PrintshopError, Problem
+from ..load.geometry import PrintOptions, card_size
+from ..layout.impose import Face, Page, Placement, nest
+from ..load.models import Card, Game, Part
+from ..files.project import Project
+from ..draw.text import _fmt
 from . import default_out, drawing, load_one, prepress
 from .preflight import CardSide, card_warnings, gs_binary, pdf_warnings
 from .products import Order, Piece, elsewhere, group, match
@@ -309,7 +309,7 @@ def sheet_order_lines(game: Game, shop: Shop, order: Order) -> list[str]:
 
 def pod_export(game: Game, shop: Shop, progress: Progress | None = None) -> PodExport:
     """Draw a game's components as a shop's orders and check them; nothing is written."""
-    from ..pdf import pages_to_pdf
+    from ..write.pdf import pages_to_pdf
 
     found = match(game, shop)
     if not found.cards and not found.sheets:
@@ -373,7 +373,7 @@ def export_pod(project: Project, game_id: str, shop_name: str, out_dir: Path | N
                check_only: bool = False, progress: Progress | None = None
                ) -> tuple[list[Path], list[Problem]]:
     """Check a game against a shop and, unless check_only, write its upload; return both."""
-    from ..output import write_files
+    from ..files.output import write_files
 
     key = shop_id(shop_name)
     result = pod_export(load_one(project, game_id), find_shop(key), progress)

@@ -15,11 +15,11 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from .. import fonts
-from ..drawing import multiply, parse_transform
-from ..errors import Problem
-from ..models import Game, Part
-from ..text import RUN_CLASS
+from ..load import fonts
+from ..draw.drawing import multiply, parse_transform
+from ..files.errors import Problem
+from ..load.models import Game, Part
+from ..draw.text import RUN_CLASS
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 TOLERANCE_MM = 0.05         # rounding in the drawing, not a real overshoot

@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 import io
 
-from ..errors import PrintshopError, Problem
-from ..models import Game, Part
+from ..files.errors import PrintshopError, Problem
+from ..load.models import Game, Part
 from .flatten import VARIED_SHARE, flatten
 from .preflight import xobjects
 from .shops import OutputIntent
@@ -125,7 +125,7 @@ def _pdf_date(value: str) -> str:
     """Return a date as PDF writes it, D:YYYYMMDDHHmmSS in UTC (cairo leaves out the D:)."""
     digits = "".join(c for c in value if c.isdigit())[:14]
     if len(digits) < 14:
-        from ..pdf import build_date
+        from ..write.pdf import build_date
 
         digits = "".join(c for c in build_date() if c.isdigit())[:14]
     return f"D:{digits}Z"

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..geometry import card_size, paper_size
-from ..impose import Face
-from ..models import Card, Game, Part
+from ..load.geometry import card_size, paper_size
+from ..layout.impose import Face
+from ..load.models import Card, Game, Part
 from . import DECK_KINDS
 from .shops import PAGE_KINDS, SHEET_KINDS, Product, Shop
 

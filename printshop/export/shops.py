@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 
-from ..errors import PrintshopError, Problem
-from ..models import Strict
-from ..strict import Field, ValidationError, validator
+from ..files.errors import PrintshopError, Problem
+from ..load.models import Strict
+from ..load.strict import Field, ValidationError, validator
 
 SHOPS_FILE = Path(__file__).resolve().parent / "shops.yaml"
 MM_PER_INCH = 25.4
@@ -172,8 +172,8 @@ class ShopBook(Strict):
 
 def parse_shops(text: str, file: str) -> dict[str, Shop]:
     """Read shop specifications from YAML text; raise every problem with its place."""
-    from ..loader import validation_problems
-    from ..source import parse_yaml
+    from ..load.loader import validation_problems
+    from ..load.source import parse_yaml
 
     doc = parse_yaml(text, file)
     try:
@@ -191,7 +191,7 @@ def shops() -> dict[str, Shop]:
 def shop_id(name: str) -> str:
     """Return the id of the shop a name means (its id or a short name), or a located error
     suggesting the nearest."""
-    from ..project import did_you_mean
+    from ..files.project import did_you_mean
 
     known = shops()
     if name in known:

@@ -25,14 +25,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from .. import raster
+from ..write import raster
 from ..components import RENDERERS
 from ..components.base import base_context, draw
-from ..errors import PrintshopError, Problem
-from ..geometry import PrintOptions, card_size
-from ..impose import Face
-from ..models import Card, Game, Part
-from ..project import Project
+from ..files.errors import PrintshopError, Problem
+from ..load.geometry import PrintOptions, card_size
+from ..layout.impose import Face
+from ..load.models import Card, Game, Part
+from ..files.project import Project
 from . import default_out, drawing, drawn_cards, load_one
 from .images import face_image, face_png, pixels
 
@@ -399,7 +399,7 @@ def export_tts(project: Project, game_id: str, out_dir: Path | None = None,
                base_url: str | None = None, dpi: float = DEFAULT_DPI,
                progress=None) -> list[Path]:
     """Write a game's TTS saved object and images; return the files written."""
-    from ..output import write_files
+    from ..files.output import write_files
 
     out = Path(out_dir or default_out(game_id, "tts"))
     game = load_one(project, game_id)

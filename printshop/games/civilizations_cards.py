@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 
-from printshop.rules import Finding, rule, sheet_text_rule
+from ..check.rules import Finding, rule, sheet_text_rule
 
 DECK = "double-deck"
 DECKS = ("sun", "moon")

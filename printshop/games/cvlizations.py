@@ -11,9 +11,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..models import Card, Game, Part
-from ..rules import Finding, rule, sheet_text_rule
-from ..templates import template_global
+from ..load.models import Card, Game, Part
+from ..check.rules import Finding, rule, sheet_text_rule
+from ..draw.templates import template_global
 
 RESOURCES = ("food", "wood", "stone")
 EFFECT_KEYS = ("food", "wood", "stone", "any", "steal", "give", "take", "happiness", "repeat")

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import PrintshopError
-from ..models import Card, Game
-from ..rules import Finding, rule, sheet_text_rule
-from ..source import load_document
+from ..files.errors import PrintshopError
+from ..load.models import Card, Game
+from ..check.rules import Finding, rule, sheet_text_rule
+from ..load.source import load_document
 
 POSITIONS = {"left": ("food", "militarism"), "centre": ("population", "resources"),
              "right": ("technology", "disease")}

@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from printshop.rules import Finding, rule, sheet_text_rule
-from printshop.templates import template_global
+from ..check.rules import Finding, rule, sheet_text_rule
+from ..draw.templates import template_global
 
 ELEMENTS = ("earth", "water", "fire", "air")
 OPPOSITE = {"fire": "water", "water": "fire", "air": "earth", "earth": "air"}

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..models import Card, Game
-from ..rules import Finding, rule, sheet_text_rule
+from ..load.models import Card, Game
+from ..check.rules import Finding, rule, sheet_text_rule
 
 EVENTS = ("Anarchy", "Bandits", "Civil War", "Corruption", "Earthquake", "Epidemic", "Famine",
           "Flood", "Sandstorm", "Superstition", "Tribal War", "Uprising", "Volcano",

@@ -8,9 +8,9 @@ import webbrowser
 from pathlib import Path
 from typing import Callable
 
-from ..errors import PrintshopError, Problem
-from ..geometry import PrintOptions
-from ..project import Project
+from ..files.errors import PrintshopError, Problem
+from ..load.geometry import PrintOptions
+from ..files.project import Project
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 

@@ -25,10 +25,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ..errors import PrintshopError, Problem, format_path, inert
-from ..fonts import FAMILIES, FONT_DIR
-from ..geometry import PrintOptions
-from ..project import SHARED_TEMPLATES, Project
+from ..files.errors import PrintshopError, Problem, format_path, inert
+from ..load.fonts import FAMILIES, FONT_DIR
+from ..load.geometry import PrintOptions
+from ..files.project import SHARED_TEMPLATES, Project
 from . import downloads, preview
 from .events import Broadcaster
 from .files import NotServed, read_project_file
@@ -209,7 +209,7 @@ class App:
     def aspect(self, part) -> str:
         """Return a card face's width / height, bleed included, for a tile not drawn yet."""
         from ..components.deck import deck_bleed
-        from ..geometry import card_size
+        from ..load.geometry import card_size
 
         try:
             w, h = card_size(part.spec.size)

@@ -6,8 +6,8 @@ import io
 import zipfile
 from pathlib import Path
 
-from ..errors import PrintshopError
-from ..models import Game
+from ..files.errors import PrintshopError
+from ..load.models import Game
 
 PDF = "application/pdf"
 DECKLIST_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json",
@@ -79,9 +79,9 @@ def zipped(folder: str, files: dict[str, bytes]) -> tuple[str, str, bytes]:
 
 def proof(app, game: Game):
     """Draw the game's proof sheet (every distinct card, labelled) as a PDF in memory."""
-    from ..gather import drawing
-    from ..pdf import pages_to_pdf
-    from ..proof import proof_pages
+    from ..check.gather import drawing
+    from ..write.pdf import pages_to_pdf
+    from ..export.proof import proof_pages
 
     opts = app.studio.opts
     with drawing(game, "proof"):

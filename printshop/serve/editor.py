@@ -14,7 +14,7 @@ import shlex
 import subprocess
 from pathlib import Path, PurePosixPath
 
-from ..errors import PrintshopError, Problem
+from ..files.errors import PrintshopError, Problem
 
 FOLDERS = ("data", "templates")
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
-from ..errors import PrintshopError
-from ..guard import read_project_file as guarded_read
+from ..files.errors import PrintshopError
+from ..files.guard import read_project_file as guarded_read
 
 MAX_BYTES = 16 * 1024 * 1024
 

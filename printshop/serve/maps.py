@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import PrintshopError, Problem
-from ..models import Game
+from ..files.errors import PrintshopError, Problem
+from ..load.models import Game
 
 PAPERS = ("a4", "letter")
 
@@ -50,7 +50,7 @@ def draw_map_page(game: Game, seed: str, variant: str | None, paper: str) -> Map
     from ..games.pocketciv_maps.page import map_page
     from ..games.pocketciv_maps.validate import MAP_RULES, validate_map
     from ..games.pocketciv_maps.variant import variant_names
-    from ..impose import page_svg
+    from ..layout.impose import page_svg
 
     paper = paper if paper in PAPERS else "a4"
     result = MapResult(seed[:40], variant, variant_names(), paper)

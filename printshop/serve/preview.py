@@ -13,10 +13,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from ..components import RENDERERS
-from ..errors import Problem
-from ..gather import drawing_problem
-from ..geometry import PrintOptions
-from ..impose import page_svg
+from ..files.errors import Problem
+from ..check.gather import drawing_problem
+from ..load.geometry import PrintOptions
+from ..layout.impose import page_svg
 
 PAPERS = ("a4", "letter")
 BACKS = ("duplex", "fold", "none")

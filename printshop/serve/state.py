@@ -16,13 +16,13 @@ from pathlib import Path
 from ..build import drawing_problem
 from ..components import RENDERERS
 from ..components.deck import card_faces
-from ..errors import PrintshopError, Problem
-from ..geometry import PrintOptions
-from ..impose import Face, page_svg
-from ..loader import load_game
-from ..models import Card, Game, Part
-from ..project import SHARED_TEMPLATES, GameFolder, Project
-from ..rules import validate
+from ..files.errors import PrintshopError, Problem
+from ..load.geometry import PrintOptions
+from ..layout.impose import Face, page_svg
+from ..load.loader import load_game
+from ..load.models import Card, Game, Part
+from ..files.project import SHARED_TEMPLATES, GameFolder, Project
+from ..check.rules import validate
 from .files import NotServed, read_project_file
 
 DECK_KINDS = ("deck", "tokens")

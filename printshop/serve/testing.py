@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from ..project import Project
+from ..files.project import Project
 from . import bind
 
 CHROMIUM = Path("/usr/bin/chromium")

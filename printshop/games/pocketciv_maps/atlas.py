@@ -11,14 +11,14 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...guard import read_project_file
-from ...errors import PrintshopError, Problem
-from ...loader import load_game
-from ...models import Game
-from ...output import write_files
-from ...project import Project
-from ...source import Document
-from ...text import icon_svg
+from ...files.guard import read_project_file
+from ...files.errors import PrintshopError, Problem
+from ...load.loader import load_game
+from ...load.models import Game
+from ...files.output import write_files
+from ...files.project import Project
+from ...load.source import Document
+from ...draw.text import icon_svg
 from .draw import Icon, Palette
 from .generate import check_algorithm, generate
 from .model import dump_map, load_map
@@ -108,7 +108,7 @@ def _seeds(seed: str, variant: str | None, count: int) -> list[Seed]:
 
 def map_files(seed: Seed, look: Look, paper: str) -> dict[str, bytes]:
     """Return the YAML map file and the printable PDF page of one seed."""
-    from ...pdf import pages_to_pdf
+    from ...write.pdf import pages_to_pdf
 
     world = generate(seed)
     flaws = validate_map(world)
@@ -141,7 +141,7 @@ def scenario_command(scenario_id: str) -> str:
 
 def scenario_files(game: Game, scenario_id: str, paper: str) -> dict[str, bytes]:
     """Return the map file and full-size page of one scenario's map, its presets set out."""
-    from ...pdf import pages_to_pdf
+    from ...write.pdf import pages_to_pdf
 
     pages = (game.part(BOOK).data or {}).get("pages") or []
     found = [(i, e) for i, e in enumerate(pages) if isinstance(e, dict)

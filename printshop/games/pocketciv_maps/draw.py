@@ -11,7 +11,7 @@ import shapely
 from shapely import LineString, MultiLineString, Polygon
 from shapely.ops import polylabel
 
-from ...text import PT, text_box, text_width
+from ...draw.text import PT, text_box, text_width
 from .model import Region, WorldMap
 
 Icon = Callable[[str, float, float, float], str]

@@ -13,10 +13,10 @@ from typing import Iterator, Literal, Union
 
 import yaml
 
-from ...errors import PrintshopError, Problem
-from ...loader import validation_problems
-from ...strict import Field, Record, ValidationError, validator
-from ...source import Document, parse_yaml
+from ...files.errors import PrintshopError, Problem
+from ...load.loader import validation_problems
+from ...load.strict import Field, Record, ValidationError, validator
+from ...load.source import Document, parse_yaml
 from .variant import variant_names
 
 ICONS = ("mountain", "volcano", "forest", "farm", "desert", "fault-line")

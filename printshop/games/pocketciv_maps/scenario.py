@@ -13,12 +13,12 @@ from typing import Iterable, Literal
 
 from markupsafe import Markup
 
-from ...errors import PrintshopError
-from ...models import Game
-from ...rules import Finding, rule
-from ...source import Document
-from ...strict import Field, Record, ValidationError
-from ...templates import template_global
+from ...files.errors import PrintshopError
+from ...load.models import Game
+from ...check.rules import Finding, rule
+from ...load.source import Document
+from ...load.strict import Field, Record, ValidationError
+from ...draw.templates import template_global
 from .model import ICONS, WorldMap, map_from_data
 from .seed import SeedError, parse_seed
 

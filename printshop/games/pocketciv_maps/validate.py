@@ -19,7 +19,7 @@ import numpy as np
 import shapely
 from shapely import STRtree
 
-from ...errors import format_path
+from ...files.errors import format_path
 from .junction import Face, closes, euler, faces_of, junctions, pieces
 from .model import Region, WorldMap
 from .variant import Variant, variant

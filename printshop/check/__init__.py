@@ -1,0 +1,1 @@
+"""The validator: the rules, the fact tables, what components print, located drawing failures."""

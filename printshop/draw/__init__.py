@@ -1,0 +1,1 @@
+"""Drawing a face: templates, typesetting, the SVG check and the cairo renderer."""

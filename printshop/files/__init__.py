@@ -1,0 +1,3 @@
+"""The project on disk: finding games, the one guarded way to read and write files, atomic
+output, named limits, errors.
+"""

@@ -1,0 +1,1 @@
+"""Running work in parallel: forked workers and the build's job queue."""

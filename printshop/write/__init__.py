@@ -1,0 +1,1 @@
+"""Writing files: pages drawn to PDF or pixels, PDFs joined, the cover and contents page."""
