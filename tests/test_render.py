@@ -9,7 +9,7 @@ import cairocffi as cairo
 import pytest
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
-from printshop.draw import render
+from printshop.draw import render, subset
 from printshop.components import RENDERERS
 from printshop.load.geometry import PrintOptions
 from printshop.layout.impose import Page, page_svg
@@ -28,7 +28,7 @@ def fast_png(svg: str, page: Page) -> Image.Image:
     ctx.set_source_rgb(1, 1, 1)
     ctx.paint()
     ctx.scale(DPI / 72, DPI / 72)
-    root = render.parse(svg)
+    root = subset.parse(svg)
     assert root is not None, "the page should be drawable without cairosvg"
     assert render.draw_page(ctx, root, page.width, page.height)
     return Image.frombuffer("RGBA", (w, h), bytes(surface.get_data()), "raw", "BGRA", 0, 1) \
@@ -78,11 +78,11 @@ def test_fast_renderer_matches_cairosvg(name, svg, page):
 
 
 def test_unsupported_svg_is_left_to_cairosvg():
-    assert render.parse('<svg xmlns="http://www.w3.org/2000/svg"><defs><linearGradient '
+    assert subset.parse('<svg xmlns="http://www.w3.org/2000/svg"><defs><linearGradient '
                         'id="g"/></defs><rect fill="url(#g)" width="5" height="5"/></svg>') is None
-    assert render.parse('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" '
+    assert subset.parse('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" '
                         'height="5" style="filter: blur(2px)"/></svg>') is None
-    assert render.parse('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" '
+    assert subset.parse('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" '
                         'height="5"/></svg>') is not None
 
 
@@ -106,7 +106,7 @@ HEAD = '<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewB
 def test_a_page_that_fails_halfway_is_an_error_not_half_a_page():
     svg = (HEAD + '<rect width="10" height="10" fill="#00f"/><g transform="scale(0)"><rect '
            'width="5" height="5"/></g><rect x="30" width="10" height="10" fill="#f00"/></svg>')
-    root = render.parse(svg)
+    root = subset.parse(svg)
     assert root is not None
     ctx = cairo.Context(cairo.ImageSurface(cairo.FORMAT_RGB24, 60, 40))
     with pytest.raises(render.DrawError, match=r"cairo could not draw it \(invalid matrix"):
@@ -147,12 +147,12 @@ def test_an_element_like_one_already_drawable_is_judged_again_when_it_differs():
     svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
            '<rect x="1" y="1" width="4" height="4" fill="#123456"{extra}/>'
            '<text x="1" y="9">{text}</text></svg>')
-    assert render.parse(svg.format(extra="", text="plain"))
-    assert render.parse(svg.format(extra="", text="plain"))          # remembered
-    assert not render.parse(svg.format(extra=' filter="x"', text="plain"))
-    assert not render.parse(svg.format(extra=' fill-rule="x" style="paint-order: x"',
+    assert subset.parse(svg.format(extra="", text="plain"))
+    assert subset.parse(svg.format(extra="", text="plain"))          # remembered
+    assert not subset.parse(svg.format(extra=' filter="x"', text="plain"))
+    assert not subset.parse(svg.format(extra=' fill-rule="x" style="paint-order: x"',
                                        text="plain"))
-    assert not render.parse(svg.format(extra="", text="<tspan><tspan>deep</tspan></tspan>"))
+    assert not subset.parse(svg.format(extra="", text="<tspan><tspan>deep</tspan></tspan>"))
 
 
 def test_a_reference_is_checked_on_every_element_even_after_a_clean_one_alike():

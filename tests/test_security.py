@@ -19,7 +19,7 @@ from pypdf import PdfReader
 
 from conftest import EXAMPLE
 from printshop.files import limits
-from printshop.draw import templates
+from printshop.draw import pictures, templates
 from printshop.cli import main
 from printshop.layout.impose import Page, page_svg
 from printshop.write.pdf import SVGRenderError, draw_with_cairosvg, pages_to_pdf
@@ -183,6 +183,6 @@ def test_strings_and_lists_over_their_limit_are_refused_before_they_are_built(tm
 def test_a_picture_header_declares_its_size(tmp_path):
     Image.new("RGB", (30, 20)).save(tmp_path / "a.png")
     Image.new("RGB", (30, 20)).save(tmp_path / "a.jpg")
-    assert templates.picture_size((tmp_path / "a.png").read_bytes()) == (30, 20)
-    assert templates.picture_size((tmp_path / "a.jpg").read_bytes()) == (30, 20)
-    assert templates.picture_size(b"GIF89a") is None
+    assert pictures.picture_size((tmp_path / "a.png").read_bytes()) == (30, 20)
+    assert pictures.picture_size((tmp_path / "a.jpg").read_bytes()) == (30, 20)
+    assert pictures.picture_size(b"GIF89a") is None

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from printshop.files import limits
-from printshop.draw.templates import TemplateTimeout, _deadline
+from printshop.draw.timeouts import TemplateTimeout, deadline
 
 from conftest import EXAMPLE
 
@@ -44,13 +44,13 @@ def test_the_render_deadline_stops_a_loop_in_any_thread_and_the_thread_goes_on()
     def work():
         started = time.monotonic()
         try:
-            with _deadline(0.4):
+            with deadline(0.4):
                 n = 0
                 while True:
                     n += 1
         except TemplateTimeout as exc:
             results.append((time.monotonic() - started, str(exc)))
-        with _deadline(0.2):   # a later render on the same thread is not interrupted
+        with deadline(0.2):   # a later render on the same thread is not interrupted
             sum(range(1000))
         time.sleep(0.4)
         results.append("after")

@@ -83,7 +83,7 @@ def test_a_remembered_text_box_is_the_text_box_for_its_exact_arguments(env):
 
 
 def test_the_remembered_text_boxes_stay_within_their_bound(env, monkeypatch):
-    from printshop.draw.templates import Remembered
+    from printshop.draw.helpers import Remembered
 
     monkeypatch.setattr(Remembered, "KEPT", 60_000)    # results up to 600 characters kept
     text = env("").globals["text"]

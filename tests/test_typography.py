@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from printshop.load import fonts
-from printshop.draw import render, text
+from printshop.draw import breaking, subset, text
 from printshop.files.errors import PrintshopError
 
 from conftest import EXAMPLE, copy_game, edit_yaml
@@ -205,10 +205,10 @@ def test_forged_glyphs_are_left_to_cairosvg():
     head = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 50 20"><text class="ps-runs" '
     good = (head + 'font-family="DejaVu Sans Condensed" font-size="4"><tspan x="1" y="5" '
             'data-glyphs="36:1 57:1:3.5">AV</tspan></text></svg>')
-    assert render.parse(good) is not None
+    assert subset.parse(good) is not None
     for bad in (good.replace("36:1 ", "36:x:1 "), good.replace("DejaVu Sans Condensed",
                                                                 "Comic Sans MS")):
-        assert render.parse(bad) is None
+        assert subset.parse(bad) is None
 
 
 # --- line breaking ---------------------------------------------------------------------------
@@ -220,7 +220,7 @@ def lines_of(value: str, width: float, size: float = 10, **kw) -> list[str]:
 
 def test_the_unicode_rules_break_at_spaces_and_after_hyphens():
     assert lines_of("one two three", 1000) == ["one two three"]
-    assert text.break_units("well-known words") == ["well-", "known ", "words"]
+    assert breaking.break_units("well-known words") == ["well-", "known ", "words"]
 
 
 @pytest.mark.parametrize("width", [w / 2 for w in range(30, 120)])
@@ -292,7 +292,7 @@ def every_paragraph():
     from printshop.files.project import Project
 
     seen = []
-    original = text._set_paragraph
+    original = breaking._set_paragraph
 
     def record(words, width, indent, align, hyphenate):
         lines = original(words, width, indent, align, hyphenate)
@@ -300,22 +300,22 @@ def every_paragraph():
             seen.append((align, [[w.text for w in line.words] for line in lines]))
         return lines
 
-    text._set_paragraph = record
-    text._prepared.cache_clear()
+    breaking._set_paragraph = record
+    breaking._prepared.cache_clear()
     try:
         for folder in Project.open(None).games():
             game = load_game(folder)
             for part in game.parts:
                 RENDERERS[part.kind](game, part, PrintOptions())
     finally:
-        text._set_paragraph = original
+        breaking._set_paragraph = original
     return seen
 
 
 def test_built_in_games_have_no_lone_last_word(every_paragraph):
     lone = [lines for _, lines in every_paragraph
             if len(lines) >= 3 and len(lines[-1]) == 1 and lines[-1][0]
-            and not text._is_cjk(lines[-1][0])]
+            and not breaking._is_cjk(lines[-1][0])]
     assert not lone, lone[:5]
 
 
@@ -325,10 +325,10 @@ def test_built_in_games_split_no_icon_expression(every_paragraph):
             if not line or not after:
                 continue
             joined = " ".join(line)
-            assert line[-1] not in text.OPERATORS and not joined.endswith("("), lines
-            assert after[0] not in text.OPERATORS and not after[0].startswith(")"), lines
+            assert line[-1] not in breaking.OPERATORS and not joined.endswith("("), lines
+            assert after[0] not in breaking.OPERATORS and not after[0].startswith(")"), lines
             assert not re.search(r"(^|\s)\d+$", joined) or not (
-                after[0].startswith(text.ICON_CHAR) or text.UNIT.match(after[0])), lines
+                after[0].startswith(breaking.ICON_CHAR) or breaking.UNIT.match(after[0])), lines
 
 
 # --- scripts beyond Latin --------------------------------------------------------------------

@@ -23,7 +23,8 @@ from printshop.load.icons import icon_sets, shared_icons  # noqa: E402
 from printshop.files.limits import Limits  # noqa: E402
 from printshop.check.rules import CHECKS  # noqa: E402
 from printshop.load.strict import Field  # noqa: E402
-from printshop.draw.templates import EXTRA_GLOBALS, _plain_signature, helper_signature, make_environment  # noqa
+from printshop.draw.helpers import EXTRA_GLOBALS, helper_signature, plain_signature  # noqa: E402
+from printshop.draw.templates import make_environment  # noqa: E402
 from printshop.layout.tiles import printable_area  # noqa: E402
 
 OUT = ROOT / "docs" / "reference.md"
@@ -305,7 +306,7 @@ def helpers() -> list[str]:
         if not callable(fn):
             out += [f"### `{name}`", "", CONSTANTS[name], ""]
             continue
-        sig = _plain_signature(helper_signature(fn))
+        sig = plain_signature(helper_signature(fn))
         what, example = HELPERS[name]
         out += [f"### `{name}{sig}`", "", what, "", "```jinja", example, "```", ""]
     return out

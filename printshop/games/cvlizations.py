@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..load.models import Card, Game, Part
 from ..check.rules import Finding, rule, sheet_text_rule
-from ..draw.templates import template_global
+from ..draw.helpers import template_global
 
 RESOURCES = ("food", "wood", "stone")
 EFFECT_KEYS = ("food", "wood", "stone", "any", "steal", "give", "take", "happiness", "repeat")

@@ -9,7 +9,7 @@ import math
 from collections import Counter
 
 from ..check.rules import Finding, rule, sheet_text_rule
-from ..draw.templates import template_global
+from ..draw.helpers import template_global
 
 ELEMENTS = ("earth", "water", "fire", "air")
 OPPOSITE = {"fire": "water", "water": "fire", "air": "earth", "earth": "air"}

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Callable
 from xml.etree import ElementTree
 
-from ..draw import drawing, render
+from ..draw import drawing, render, subset
 from ..layout.impose import Face, Nested, Page, nest, svg_number
 
 CACHED_PIECES = 2048   # parsed pieces kept between documents of one process
@@ -102,7 +102,7 @@ def parsed(piece: Piece):
                 root = drawing.parse_page(piece.svg())
         except drawing.Fault:
             root = None
-        if root is not None and not render.drawable(root):
+        if root is not None and not subset.drawable(root):
             root = None
         with _lock:
             _parsed[key] = root

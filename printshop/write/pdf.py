@@ -18,7 +18,7 @@ use_shipped_fonts()
 
 import cairocffi as cairo  # noqa: E402  (fontconfig must be pointed at our fonts first)
 
-from ..draw import drawing, render  # noqa: E402
+from ..draw import drawing, render, subset  # noqa: E402
 from ..draw.render import PT_PER_MM  # noqa: E402
 from .faces import Stamps  # noqa: E402
 
@@ -95,14 +95,14 @@ def page_plan(page: Page, number: int, total: int, stamps) -> PagePlan:
             root = drawing.parse_page(page_svg(page, number, total, []))
         except drawing.Fault:
             root = None   # checked whole below, so that the fault is reported as the page's
-        if root is not None and render.drawable(root):
+        if root is not None and subset.drawable(root):
             return PagePlan(root, stamps, "")
     svg = page_svg(page, number, total)
     try:
         root = drawing.parse_page(svg)
     except drawing.Fault as exc:
         raise SVGRenderError(f"page {number}: {exc}") from None
-    if render.drawable(root):
+    if subset.drawable(root):
         return PagePlan(root, (), svg)
     return PagePlan(None, (), svg)
 

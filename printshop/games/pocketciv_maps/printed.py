@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from ...load.models import Game
 from ...check.rules import Finding, rule
-from ...draw.templates import template_global
+from ...draw.helpers import template_global
 from .model import WorldMap
 from .scenario import icon_adapter
 from .seed import SeedError, parse_seed

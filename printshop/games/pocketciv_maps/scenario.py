@@ -18,7 +18,7 @@ from ...load.models import Game
 from ...check.rules import Finding, rule
 from ...load.source import Document
 from ...load.strict import Field, Record, ValidationError
-from ...draw.templates import template_global
+from ...draw.helpers import template_global
 from .model import ICONS, WorldMap, map_from_data
 from .seed import SeedError, parse_seed
 
