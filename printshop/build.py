@@ -416,6 +416,23 @@ class BuildReport:
                 totals[stock] = totals.get(stock, 0) + n
         return list(totals.items())
 
+    def summary(self) -> list[str]:
+        """Return what a build tells the user: each file written, then one closing line."""
+        lines = [f"wrote {path}" for path in self.files]
+        lines += [f"unchanged {path}" for path in self.unchanged]
+        sheets = ", ".join(f"{n} of {stock}" for stock, n in self.sheets())
+        total = sum(n for _, n in self.sheets())
+        unchanged = f", {len(self.unchanged)} unchanged" if self.unchanged else ""
+        noun = "file" if len(self.files) == 1 else "files"
+        if not all(b.whole for b in self.games):
+            lines.append(f"{len(self.files)} {noun} written{unchanged} in {self.out_dir}; "
+                         "the print-and-play files are left as they were (--only)")
+            return lines
+        lines.append(f"{len(self.files)} {noun} written{unchanged} in {self.out_dir}; "
+                     f"the print-and-play files hold {self.pages} pages on {total} sheets"
+                     + (f" ({sheets})" if sheets else ""))
+        return lines
+
 
 def build(project: Project, ids, opts: PrintOptions, out_dir: Path,
           progress: Progress | None = None, jobs: int | None = None,

@@ -204,10 +204,10 @@ PT_PER_MM = 72 / 25.4
 
 
 def draw_page(ctx, root, width: float, height: float, stamps=()) -> bool:
-    """Draw a page that drawable() accepted (user units = mm), scaled to points; each of
-    ``stamps`` (a function of the context, faces.py's placed faces) draws first, in mm.
+    """Draw a page that subset.drawable() accepted (user units = mm), scaled to points; each
+    of ``stamps`` (a function of the context, faces.py's placed faces) draws first, in mm.
 
-    _check has read everything this reads, so a failure here is a real one (cairo refusing a
+    subset.py has read everything this reads, so a failure here is a real one (cairo refusing a
     matrix, say): it is raised as a DrawError, never swallowed with half a page drawn.
     """
     ctx.save()
@@ -233,7 +233,7 @@ def draw_page(ctx, root, width: float, height: float, stamps=()) -> bool:
 
 
 def draw_tree(ctx, root) -> None:
-    """Draw the children of a tree drawable() accepted, in the context's user space."""
+    """Draw the children of a tree subset.drawable() accepted, in the context's user space."""
     canvas = Canvas(ctx)
     try:
         for child in root:
@@ -243,8 +243,9 @@ def draw_tree(ctx, root) -> None:
 
 
 def record(root, width: float, height: float):
-    """Return a cairo recording, in points, of a tree drawable() accepted that is ``width`` x
-    ``height`` mm: drawn once, it is painted wherever it is placed (one form in a PDF)."""
+    """Return a cairo recording, in points, of a tree subset.drawable() accepted that is
+    ``width`` x ``height`` mm: drawn once, it is painted wherever it is placed (one form in a
+    PDF)."""
     surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA,
                                      (0, 0, width * PT_PER_MM, height * PT_PER_MM))
     ctx = cairo.Context(surface)
