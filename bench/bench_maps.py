@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from printshop.games.pocketciv_maps import algorithm_m1, algorithm_m2  # noqa: E402
 from printshop.games.pocketciv_maps import generate as generator  # noqa: E402
 from printshop.games.pocketciv_maps.seed import ALGORITHM, Seed  # noqa: E402
 from printshop.games.pocketciv_maps.validate import validate_map  # noqa: E402
@@ -40,7 +41,8 @@ def rate(work, seconds: float) -> tuple[float, int]:
 def tries(seeds: list[Seed]) -> float:
     """Return how many sets of sites the maps of these seeds relaxed, per map: the tries
     (either algorithm relaxes the sites once a try for each piece of land, one piece here)."""
-    relax = generator._relax
+    algorithms = (algorithm_m1, algorithm_m2)
+    relax = algorithm_m1.relax
     count = 0
 
     def counted(*args):
@@ -48,12 +50,14 @@ def tries(seeds: list[Seed]) -> float:
         count += 1
         return relax(*args)
 
-    generator._relax = counted
+    for algorithm in algorithms:
+        algorithm.relax = counted
     try:
         for seed in seeds:
             generator.generate(seed)
     finally:
-        generator._relax = relax
+        for algorithm in algorithms:
+            algorithm.relax = relax
     return count / len(seeds)
 
 

@@ -13,7 +13,8 @@ from conftest import edit_yaml
 from printshop.build import build
 from printshop.cli import main
 from printshop.components import RENDERERS
-from printshop.games.playing_gods import conversion_result, ring_order
+from printshop.games.playing_gods import ring_order
+from printshop.games.playing_gods_aid import conversion_result
 from printshop.load.geometry import PrintOptions
 from printshop.layout.impose import sheet_plan
 from printshop.load.loader import load_game

@@ -194,24 +194,27 @@ def test_m2_regions_are_the_voronoi_cells_clipped_to_the_land():
     sites and land, must find the same regions (up to the rounding to a tenth)."""
     import shapely
 
-    from printshop.games.pocketciv_maps import generate as g
+    from printshop.games.pocketciv_maps import algorithm_m2 as m2
     from printshop.games.pocketciv_maps.coast import min_border
+    from printshop.games.pocketciv_maps.land import draw_land
+    from printshop.games.pocketciv_maps.layout import ring_area
+    from printshop.games.pocketciv_maps.sites import grid_samples, relax, spread_sites
     from printshop.games.pocketciv_maps.voronoi import clipped_cells, untangled
     checked = 0
     for name in ("standard", "two-player", "peninsula"):
         v = variant(name)
         for n in range(30):
             seed = Seed("m2", name, n)
-            sizes, shapes = g._land(seed, v, 0) or (None, None)
+            sizes, shapes = draw_land(seed, v, 0) or (None, None)
             if shapes is None:
                 continue
             shape = shapes[0]
-            samples = g._samples(shape, shape.bounds, g.M2_SAMPLES)
-            sites = g._relax(g._spread_sites(seed.stream("sites:0"), samples, sizes[0]),
-                             samples, g.M2_ROUNDS)
+            samples = grid_samples(shape, shape.bounds, m2.M2_SAMPLES)
+            sites = relax(spread_sites(seed.stream("sites:0"), samples, sizes[0]), samples,
+                          m2.M2_ROUNDS)
             diagram = untangled(sites, lambda xs, ys: shapely.contains_xy(shape, xs, ys),
                                 min_border(v))
-            cells = clipped_cells(diagram, g._coast_outline(shape))
+            cells = clipped_cells(diagram, m2._coast_outline(shape))
             if cells is None:
                 continue
             frame = shapely.box(-2000, -2000, 4000, 4000)
@@ -220,7 +223,7 @@ def test_m2_regions_are_the_voronoi_cells_clipped_to_the_land():
             for ring, other in zip(cells[0], theirs):
                 assert shapely.Polygon(ring).symmetric_difference(other).area < 0.01 * \
                     other.area
-                assert g._area(ring) > 0                    # clockwise on the page
+                assert ring_area(ring) > 0                    # clockwise on the page
             checked += 1
     assert checked > 60
 
@@ -253,24 +256,26 @@ def test_a_try_dropped_before_its_cells_are_built_would_fail_when_they_are():
     would reject too (so dropping them early leaves every map as it was)."""
     import shapely
 
-    from printshop.games.pocketciv_maps import generate as g
+    from printshop.games.pocketciv_maps import algorithm_m1 as m1
     from printshop.games.pocketciv_maps.coast import min_border
+    from printshop.games.pocketciv_maps.land import draw_land
+    from printshop.games.pocketciv_maps.sites import grid_samples, relax, scatter_sites
     dropped = 0
     for name in ("standard", "two-player", "peninsula"):
         v = variant(name)
         for n in range(40):
             seed = Seed("m1", name, n)
-            drawn = g._land(seed, v, 0)
+            drawn = draw_land(seed, v, 0)
             if drawn is None:
                 continue
             sizes, shapes = drawn
             shape, bounds = shapes[0], shapes[0].bounds
-            sites = g._sites(seed.stream("sites:0"), shape, sizes[0], bounds)
-            points = shapely.multipoints(g._relax(sites, g._samples(shape, bounds),
-                                                  g.LLOYD_ROUNDS))
-            if g._short_inland_edge(points, shape, min_border(v)):
+            sites = scatter_sites(seed.stream("sites:0"), shape, sizes[0], bounds)
+            points = shapely.multipoints(relax(sites, grid_samples(shape, bounds),
+                                               m1.LLOYD_ROUNDS))
+            if m1._short_inland_edge(points, shape, min_border(v)):
                 dropped += 1
-                assert g._soon_too_short(g._diagram(bounds, points), shape, min_border(v))
+                assert m1._soon_too_short(m1._diagram(bounds, points), shape, min_border(v))
     assert dropped > 20
 
 # One rule broken at a time ----------------------------------------------------------------------
@@ -715,7 +720,7 @@ def test_a_seed_whose_map_fails_validation_stops_the_build(game_copy, tmp_path, 
     from printshop.build import build
     from printshop.files.errors import PrintshopError
     from printshop.games.pocketciv_maps import validate as validate_module
-    from printshop.games.pocketciv_maps.validate import Flaw
+    from printshop.games.pocketciv_maps.survey import Flaw
     from printshop.load.geometry import PrintOptions
 
     monkeypatch.setenv("PRINTSHOP_CACHE_DIR", "off")  # rules that passed before must run

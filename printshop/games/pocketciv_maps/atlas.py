@@ -25,7 +25,8 @@ from .model import dump_map, load_map
 from .page import map_page
 from .scenario import BOOK, ScenarioError, scenario_map
 from .seed import LARGEST, Seed, SeedError, parse_seed
-from .validate import MAP_RULES, Flaw, validate_map
+from .survey import Flaw
+from .validate import MAP_RULES, validate_map
 
 GAME = "pocketciv"
 MAX_FILE_BYTES = 2 * 1024 * 1024

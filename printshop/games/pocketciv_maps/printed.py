@@ -31,7 +31,8 @@ class MapSheetError(ValueError):
 
 def sheet_world(params: dict) -> WorldMap:
     """Generate the world a map sheet's ``params`` name (its seed, and variant if given)."""
-    from .generate import GenerationError, check_algorithm, generate
+    from .generate import check_algorithm, generate
+    from .land import GenerationError
 
     unknown = sorted(set(params) - set(PARAMS), key=str)
     if unknown:

@@ -32,9 +32,10 @@ from typing import Callable
 
 import numpy as np
 
+from .layout import COAST
+
 Point = tuple[float, float]
 OnLand = Callable[[np.ndarray, np.ndarray], np.ndarray]     # xs, ys -> which lie on the land
-COAST = -1                    # beyond an edge on the coast (as generate.py marks it)
 UNTANGLE_BELOW = 2.0          # inland borders shorter than this times the shortest allowed
 UNTANGLE_MARGIN = 2.5         # are lengthened to about this times the shortest allowed
 
