@@ -41,7 +41,8 @@ class CardSide:
     shape: str
     per_mm: float              # upload pixels per card millimetre
     safe_mm: float             # the shop's safe zone in card millimetres
-    image: object              # the upload image before it is laid on white (PIL RGBA)
+    image: object              # the upload image before it is laid on white (PIL RGBA), or
+                               # its alpha channel alone (PIL L)
     bleed_px: tuple[float, float]
     dpi: int
 
@@ -164,7 +165,8 @@ def bleed_filled(side: CardSide) -> Iterator[str]:
         draw.rectangle((0, 0, w - 1, h - 1), fill=255)
         draw.rectangle((math.ceil(bx), math.ceil(by), w - 1 - math.ceil(bx),
                         h - 1 - math.ceil(by)), fill=0)
-    blank = ImageChops.multiply(ImageChops.invert(image.getchannel("A")), mask)
+    alpha = image if image.mode == "L" else image.getchannel("A")
+    blank = ImageChops.multiply(ImageChops.invert(alpha), mask)
     hist = blank.point(lambda v: 255 if v > 255 - BLANK_ALPHA else 0).histogram()
     ring = mask.histogram()[255]
     if ring and hist[255]:
