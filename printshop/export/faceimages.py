@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,6 +114,8 @@ class FaceImages:
         from ..workers import Workers
 
         todo = [w for w in self._wanted if w not in self._drawn]
+        if not todo:
+            return
         signed = self._manifest()
         fresh = []
         for wanted in todo:
@@ -137,13 +140,14 @@ class FaceImages:
                     progress(done, total)
             return store
 
+        ref = (next(_RUNS), self.game.id)
         for wanted in fresh:
-            workers.add(_job, (wanted, self.game.id, self._wanted[wanted]), then(wanted))
-        _GAMES[self.game.id] = self.game
+            workers.add(_job, (wanted, ref, self._wanted[wanted]), then(wanted))
+        _GAMES[ref] = self.game
         try:
             workers.run()
         finally:
-            _GAMES.pop(self.game.id, None)
+            _GAMES.pop(ref, None)
 
     def _cacheable(self, wanted: Wanted) -> bool:
         return self.out_dir is not None and wanted.keep is None and wanted.encode
@@ -193,13 +197,15 @@ class FaceImages:
             else None
 
 
-# The games of the export in progress: forked workers find a face's game here by its id, to
-# say which component a drawing failure came from.
-_GAMES: dict[str, Game] = {}
+# The games of the exports in progress, by (run, game id): forked workers find a face's game
+# here, to say which component a drawing failure came from. Each run adds and removes only
+# its own (the studio may export in two threads at once).
+_GAMES: dict[tuple[int, str], Game] = {}
+_RUNS = itertools.count()
 
 
-def _job(wanted: Wanted, game_id: str, component: str) -> Drawn:
+def _job(wanted: Wanted, ref: tuple[int, str], component: str) -> Drawn:
     from ..failures import drawing
 
-    with drawing(_GAMES[game_id], component):
+    with drawing(_GAMES[ref], component):
         return draw_one(wanted)
