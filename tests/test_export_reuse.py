@@ -139,3 +139,26 @@ def test_ghostscript_that_times_out_or_is_missing_is_a_located_error(monkeypatch
     assert "Ghostscript" in result.output and said in result.output
     assert ".pdf" in result.output, "the message names the file being checked"
     assert not out.exists() or not any(out.iterdir()), "nothing written"
+
+
+@pytest.mark.parametrize("export", ["png", "tts", "tgc", "dtc"])
+def test_every_export_reports_its_progress_up_to_the_end(export, tmp_path):
+    from printshop.export.pod import export_pod
+
+    heard = []
+    project, out = Project.open(str(EXAMPLE)), tmp_path / export
+
+    def progress(done, total):
+        heard.append((done, total))
+
+    if export == "png":
+        export_png(project, "lantern-fair", out, DPI, progress=progress)
+    elif export == "tts":
+        export_tts(project, "lantern-fair", out, dpi=DPI, progress=progress)
+    else:
+        export_pod(project, "lantern-fair", export, out, progress=progress)
+    assert heard, "the bar hears of the work"
+    totals = {total for _, total in heard}
+    assert len(totals) == 1, "one total for the whole export"
+    dones = [done for done, _ in heard]
+    assert dones == sorted(dones) and dones[-1] == totals.pop(), "it ends full"
