@@ -134,9 +134,10 @@ def want_order(shop: Shop, order: Order, geometries: dict[str, Geometry],
 
 def write_order(game: Game, shop: Shop, order: Order, geometries: dict[str, Geometry],
                 files: dict[str, bytes], warnings: list[Problem], step: Callable[[], None],
-                faces: FaceImages) -> list[Page]:
+                faces: FaceImages, flattened: dict | None = None) -> list[Page]:
     """Name an order's files, check each distinct side once and put the images in
-    ``files`` (drawing what ``faces`` has not drawn yet); return its pages for a PDF shop."""
+    ``files`` (drawing what ``faces`` has not drawn yet); return its pages for a PDF shop
+    (faces made opaque for a CMYK one, taken from ``flattened`` where it has them)."""
     product = order.product
     sides = want_order(shop, order, geometries, faces)
     faces.draw()
@@ -161,7 +162,7 @@ def write_order(game: Game, shop: Shop, order: Order, geometries: dict[str, Geom
         for part in order.parts:
             mine = [p for p in order.pieces if p.part is part]
             flat = prepress.flat_faces([(p.card, p.front, p.back) for p in mine], game, part,
-                                       warnings)
+                                       warnings, flattened)
             for piece, (_, front, back) in zip(mine, flat):
                 piece.front, piece.back = front, back
     return card_pages(shop, product, geometries, order.pieces)
@@ -362,10 +363,13 @@ def pod_export(game: Game, shop: Shop, progress: Progress | None = None) -> PodE
             progress(done, total)
 
     faces.draw(lambda n, _: step(n - done))
+    flattened = prepress.flattened_on_workers(
+        [face for os, _ in drawn for o in os for p in o.pieces for face in (p.front, p.back)]
+    ) if shop.upload == "pdf" and shop.colour == "cmyk" else {}
     for group_orders, geometries in drawn:
         for order in group_orders:
             deck_pages = write_order(game, shop, order, geometries, files, warnings,
-                                     lambda: None, faces)
+                                     lambda: None, faces, flattened)
             if deck_pages:
                 pages[f"{order.id}.pdf"] = deck_pages
             orders.append(order)
