@@ -8,7 +8,6 @@ there are several), and a game's print-and-play file is drawn as soon as its com
 from __future__ import annotations
 
 import itertools
-import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
@@ -176,11 +175,6 @@ def _blank_page(ref: GameRef, opts: PrintOptions) -> bytes:
     return blank_pdf(_LOADED[ref], opts)
 
 
-def default_jobs() -> int:
-    """Return how many worker processes to use: one per core, at most two here."""
-    return max(1, min(os.cpu_count() or 1, 4))
-
-
 _FACTS = ("game", "component", "name", "kind", "pages", "duplex", "note", "stock", "cut",
           "sides")
 
@@ -196,7 +190,7 @@ def render_all(games: list[Game], opts: PrintOptions, progress: Progress | None 
     ``meanwhile()`` (the build's rules) runs in this process while the workers draw; an
     error it raises is the build's, whatever the drawing found. ``only`` names the components
     to draw (the others, and the print-and-play files, are left alone)."""
-    from .run.workers import URGENT, Workers
+    from .run.workers import URGENT, Workers, default_jobs
 
     tasks = [(g, p.id, opts) for g in games for p in g.parts if only is None or p.id in only]
     keys = [cache.component_key(g, g.part(cid), opts) for g, cid, _ in tasks]

@@ -84,8 +84,8 @@ def validate_games(project: Project, ids, explain: bool = False,
 
     The components are drawn and looked at on the build's workers, the rules run in this
     process meanwhile."""
-    from .build import cards_within_limit, default_jobs
-    from .run.workers import Workers
+    from .build import cards_within_limit
+    from .run.workers import Workers, default_jobs
 
     with limits.applied(bounds or limits.current()):
         games = load_games(project, ids)

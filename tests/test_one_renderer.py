@@ -134,7 +134,10 @@ def test_card_pngs_are_their_pdf_pages_in_pixels_with_every_space(wrath, tmp_pat
 def test_tts_cells_and_pod_uploads_are_the_pdf_in_pixels(wrath, tmp_path):
     game, part, attacks = wrath
     # Tabletop Simulator: the cell of the sheet holding each attack card
-    plan = tts.plan_deck(game, part, 1, tts.DEFAULT_DPI)
+    faces = tts.FaceImages(game)
+    plan = tts.plan_deck(game, part, 1, tts.DEFAULT_DPI, faces)
+    faces.draw()
+    tts.compose_deck(plan, faces)
     sheet, = plan.sheets
     grid = rgb(Image.open(io.BytesIO(plan.files[sheet.face_file])))
     cw, ch = plan.card_px

@@ -261,7 +261,8 @@ def test_ink_over_the_limit_is_reported_by_card_and_area():
     stalls = [p for p in parts if p.id == "stalls"]
     pieces, geometries = pod.draw_pieces(game, DTC, DTC.products[key], stalls, warnings)
     [order] = pod.group(DTC, key, DTC.products[key], pieces)
-    deck_pages = pod.write_order(game, DTC, order, geometries, files, warnings, lambda: None, {})
+    deck_pages = pod.write_order(game, DTC, order, geometries, files, warnings, lambda: None,
+                                 pod.FaceImages(game))
     from printshop.write.pdf import pages_to_pdf
 
     with pod.drawing(game, "stalls"):

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..load import cache
 from ..files import limits
 from ..write import raster
 from ..files.errors import PrintshopError, Problem
 from ..load.geometry import PrintOptions
 from ..layout.impose import Face
 from ..files.project import Project
-from . import deck_parts, default_out, drawing, drawn_cards, load_one
+from . import deck_parts, default_out, drawn_cards, load_one
+from .faceimages import FaceImages, Wanted
 
 DEFAULT_DPI = 300
 MM_PER_INCH = 25.4
@@ -44,12 +46,21 @@ def checked_size(game, part, face: Face, dpi: float, bleed: bool = False) -> tup
     return w, h
 
 
+def face_options(face: Face, bleed: bool = False, dpi: float | None = None) -> dict:
+    """Return how a card image of a face is drawn (FaceImages.want's options): on white,
+    with its bleed or cut at the trim, a round face cut at the trim transparent outside its
+    circle."""
+    margin = (face.bleed, face.bleed) if bleed else (0.0, 0.0)
+    cut = "circle" if face.shape == "circle" and not bleed else "rect"
+    return {"margin": margin, "cut": cut, "dpi": dpi}
+
+
 def face_image(face: Face, width: int, height: int, bleed: bool = False):
     """Draw one face as its PDF page draws it: an image of exactly width x height pixels on
     white (RGB); a round face cut at the trim is transparent outside its circle (RGBA)."""
-    margin = (face.bleed, face.bleed) if bleed else (0.0, 0.0)
-    cut = "circle" if face.shape == "circle" and not bleed else "rect"
-    return raster.face_image(face, (width, height), margin, raster.WHITE, cut)
+    options = face_options(face, bleed)
+    return raster.face_image(face, (width, height), options["margin"], raster.WHITE,
+                             options["cut"])
 
 
 def face_png(face: Face, width: int, height: int, bleed: bool = False,
@@ -59,48 +70,45 @@ def face_png(face: Face, width: int, height: int, bleed: bool = False,
 
 
 def card_images(game, dpi: int = DEFAULT_DPI, bleed: bool = False,
-                deck: str | None = None, progress=None) -> dict[str, bytes]:
-    """Return a PNG per card face and back, keyed '<deck>/<card-id>.png'.
+                deck: str | None = None, progress=None,
+                out_dir: Path | None = None) -> dict[str, bytes]:
+    """Return a PNG per card face and back, keyed '<deck>/<card-id>.png', and the face cache
+    for ``out_dir`` (faceimages.py) when one is given.
 
     A deck whose cards all share one back gets it once, as '<deck>/back.png'; otherwise each
-    card's back is '<deck>/<card-id>-back.png'. A back several cards share is drawn once.
-    ``progress(done, total)`` hears of each card drawn.
+    card's back is '<deck>/<card-id>-back.png'. Each distinct face is drawn once.
+    ``progress(done, total)`` hears of each face drawn.
     """
     opts = PrintOptions()
-    files: dict[str, bytes] = {}
-    parts = deck_parts(game, deck)
-    total, done = sum(len(p.cards) for p in parts), 0
-    for part in parts:
+    faces = FaceImages(game, out_dir)
+    named: dict[str, Wanted] = {}
+    for part in deck_parts(game, deck):
         cards = drawn_cards(game, part, opts)
-        drawn: dict[str, bytes] = {}
         backs = {back.svg for _, _, back in cards if back is not None}
         shared = len(backs) == 1 and all(back is not None for _, _, back in cards)
-        with drawing(game, part.id):
-            for card, front, back in cards:
-                size = checked_size(game, part, front, dpi, bleed)
-                files[f"{part.id}/{card.id}.png"] = face_png(front, *size, bleed, dpi)
-                if back is not None and not shared:
-                    if back.svg not in drawn:
-                        drawn[back.svg] = face_png(back, *size, bleed, dpi)
-                    files[f"{part.id}/{card.id}-back.png"] = drawn[back.svg]
-                done += 1
-                if progress:
-                    progress(done, total)
-            if shared:
-                back = cards[0][2]
-                files[f"{part.id}/back.png"] = face_png(
-                    back, *checked_size(game, part, back, dpi, bleed), bleed, dpi)
-    if not files:
+        for card, front, back in cards:
+            size = checked_size(game, part, front, dpi, bleed)
+            named[f"{part.id}/{card.id}.png"] = faces.want(part.id, front, size,
+                                                           **face_options(front, bleed, dpi))
+            if back is not None:
+                name = f"{part.id}/back.png" if shared else f"{part.id}/{card.id}-back.png"
+                named[name] = faces.want(part.id, back, size, **face_options(back, bleed, dpi))
+    if not named:
         raise PrintshopError(Problem(f"data/{game.id}/game.yaml",
                                      "the game has no decks or tokens to draw as images"))
-    return files
+    faces.draw(progress)
+    return {**{name: faces[wanted].png for name, wanted in named.items()},
+            **faces.cache_files(named)}
 
 
 def export_png(project: Project, game_id: str, out_dir: Path | None = None,
                dpi: int = DEFAULT_DPI, bleed: bool = False,
                deck: str | None = None, progress=None) -> list[Path]:
-    """Write one PNG per card face and back of a game; return the files written."""
-    from ..files.output import write_files
+    """Write one PNG per card face and back of a game; return the files written (a previous
+    export's images that are no longer drawn are removed)."""
+    from .folder import replace_export
 
-    files = card_images(load_one(project, game_id), dpi, bleed, deck, progress)
-    return write_files(Path(out_dir or default_out(game_id, "png")), files)
+    out = Path(out_dir or default_out(game_id, "png"))
+    files = card_images(load_one(project, game_id), dpi, bleed, deck, progress, out)
+    written = replace_export(out, files, f"{deck}/" if deck else "")
+    return [p for p in written if cache.CACHE_DIR not in p.relative_to(out).parts]

@@ -22,6 +22,7 @@ from ..load.models import Card, Game, Part
 from ..files.project import Project
 from ..draw.text import _fmt
 from . import default_out, drawing, load_one, prepress
+from .faceimages import FaceImages, Wanted
 from .preflight import CardSide, card_warnings, gs_binary, pdf_warnings
 from .products import Order, Piece, elsewhere, group, match
 from .shops import MM_PER_INCH, Product, Shop, shop as find_shop, shop_id, shops
@@ -66,11 +67,6 @@ def upload_image(face: Face, g: Geometry, product: Product):
     return raster.face_image(face, product.size, (g.bleed_x, g.bleed_y), background=None)
 
 
-def png_bytes(image, dpi: int) -> bytes:
-    """Return an RGBA image laid on white as PNG bytes with a pHYs chunk for ``dpi``."""
-    return raster.png(raster.on_white(image), dpi)
-
-
 def blank_back(front: Face) -> Face:
     """Return a plain white back for a deck drawn without a back template."""
     b = front.bleed
@@ -106,42 +102,67 @@ def draw_pieces(game: Game, shop: Shop, product: Product, parts: list[Part],
     return pieces, geometries
 
 
-def write_order(game: Game, shop: Shop, order: Order, geometries: dict[str, Geometry],
-                files: dict[str, bytes], warnings: list[Problem], step: Callable[[], None],
-                drawn: dict[tuple, bytes]) -> list[Page]:
-    """Name an order's files, rasterise and check each distinct side once (``drawn`` holds
-    what is done) and put the images in ``files``; return its pages for a PDF shop."""
-    product = order.product
+def name_order(shop: Shop, order: Order) -> list[tuple[Piece, str, Face]]:
+    """Name an order's files; return the sides it uploads: (piece, 'front' or 'back', face)
+    (one back for the whole order where the shop takes that)."""
     one_back = order.one_back and shop.shared_back and shop.upload == "images"
+    sides = []
     for n, piece in enumerate(order.pieces, start=1):
         part, card = piece.part, piece.card
-        g = geometries[part.id]
         piece.front_file = file_name(shop.names.front, order, n, part, card)
         piece.back_file = file_name(shop.names.back if one_back else shop.names.card_back,
                                     order, n, part, card)
-        sides = [("front", piece.front)] + ([] if one_back and n > 1 else
-                                            [("back", piece.back)])
-        for side, face in sides:
-            key = (face.svg, g.per_mm, g.bleed_x, g.bleed_y)
-            if key not in drawn:    # a back many cards share is drawn and checked once
-                with drawing(game, part.id):
-                    image = upload_image(face, g, product)
-                w, h = card_size(part.spec.size)
-                warnings.extend(card_warnings(CardSide(
-                    game, part, piece.index, side, face.svg, w, h, part.spec.shape, g.per_mm,
-                    g.safe_mm, image, (product.bleed, product.bleed), shop.dpi)))
-                drawn[key] = png_bytes(image, shop.dpi) if shop.upload == "images" else b""
-            if shop.upload == "images":
-                files[piece.front_file if side == "front" else piece.back_file] = drawn[key]
-        step()
+        sides += [(piece, "front", piece.front)] + ([] if one_back and n > 1 else
+                                                    [(piece, "back", piece.back)])
     order.one_back = one_back
+    return sides
+
+
+def want_order(shop: Shop, order: Order, geometries: dict[str, Geometry],
+               faces: FaceImages) -> list[tuple[Piece, str, Wanted]]:
+    """Ask for the upload image of each side of an order (a face many cards share is one
+    image); return the sides with their requests."""
+    product = order.product
+    out = []
+    for piece, side, face in name_order(shop, order):
+        g = geometries[piece.part.id]
+        out.append((piece, side, faces.want(
+            piece.part.id, face, product.size, margin=(g.bleed_x, g.bleed_y), background=None,
+            dpi=shop.dpi, white=True, keep="alpha", encode=shop.upload == "images")))
+    return out
+
+
+def write_order(game: Game, shop: Shop, order: Order, geometries: dict[str, Geometry],
+                files: dict[str, bytes], warnings: list[Problem], step: Callable[[], None],
+                faces: FaceImages, flattened: dict | None = None) -> list[Page]:
+    """Name an order's files, check each distinct side once and put the images in
+    ``files`` (drawing what ``faces`` has not drawn yet); return its pages for a PDF shop
+    (faces made opaque for a CMYK one, taken from ``flattened`` where it has them)."""
+    product = order.product
+    sides = want_order(shop, order, geometries, faces)
+    faces.draw()
+    checked = set()
+    for piece, side, wanted in sides:
+        part = piece.part
+        g = geometries[part.id]
+        if wanted not in checked:    # a back many cards share is checked once
+            checked.add(wanted)
+            w, h = card_size(part.spec.size)
+            warnings.extend(card_warnings(CardSide(
+                game, part, piece.index, side, wanted.face.svg, w, h, part.spec.shape,
+                g.per_mm, g.safe_mm, faces[wanted].kept, (product.bleed, product.bleed),
+                shop.dpi)))
+        if shop.upload == "images":
+            files[piece.front_file if side == "front" else piece.back_file] = faces[wanted].png
+        if side == "front":
+            step()
     if shop.upload != "pdf":
         return []
     if shop.colour == "cmyk":      # PDF/X-1a: nothing see-through (prepress.py)
         for part in order.parts:
             mine = [p for p in order.pieces if p.part is part]
             flat = prepress.flat_faces([(p.card, p.front, p.back) for p in mine], game, part,
-                                       warnings)
+                                       warnings, flattened)
             for piece, (_, front, back) in zip(mine, flat):
                 piece.front, piece.back = front, back
     return card_pages(shop, product, geometries, order.pieces)
@@ -326,7 +347,13 @@ def pod_export(game: Game, shop: Shop, progress: Progress | None = None) -> PodE
         pieces, geometries = draw_pieces(game, shop, product, parts, warnings)
         drawn.append((group(shop, key, product, pieces), geometries))
     boards = [o for o in found.sheets if o.parts[0].kind == "board" and shop.upload == "images"]
-    total = sum(len(o.pieces) for os, _ in drawn for o in os) + 3 * len(boards)
+    faces = FaceImages(game)
+    for group_orders, geometries in drawn:
+        for order in group_orders:
+            want_order(shop, order, geometries, faces)
+    # a board, or a PDF converted to CMYK, takes about as long as three faces
+    pdfs = sum(len(os) for os, _ in drawn) if shop.upload == "pdf" else 0
+    total = len(faces) + 3 * (len(boards) + pdfs)
     done = 0
 
     def step(n: int = 1) -> None:
@@ -335,11 +362,14 @@ def pod_export(game: Game, shop: Shop, progress: Progress | None = None) -> PodE
         if progress:
             progress(done, total)
 
-    images: dict[tuple, bytes] = {}
+    faces.draw(lambda n, _: step(n - done))
+    flattened = prepress.flattened_on_workers(
+        [face for os, _ in drawn for o in os for p in o.pieces for face in (p.front, p.back)]
+    ) if shop.upload == "pdf" and shop.colour == "cmyk" else {}
     for group_orders, geometries in drawn:
         for order in group_orders:
-            deck_pages = write_order(game, shop, order, geometries, files, warnings, step,
-                                     images)
+            deck_pages = write_order(game, shop, order, geometries, files, warnings,
+                                     lambda: None, faces, flattened)
             if deck_pages:
                 pages[f"{order.id}.pdf"] = deck_pages
             orders.append(order)
@@ -364,6 +394,7 @@ def pod_export(game: Game, shop: Shop, progress: Progress | None = None) -> PodE
         warnings.extend(pdf_warnings(data, name, cmyk, shop.max_ink if cmyk else None,
                                      source, deck_pages))
         files[name] = data
+        step(3)
     text = readme(game, shop, orders, found.sheets, found.missing, warnings, pdf_note)
     files["README.txt"] = text.encode("utf-8")
     return PodExport(files, warnings, text)
@@ -373,11 +404,11 @@ def export_pod(project: Project, game_id: str, shop_name: str, out_dir: Path | N
                check_only: bool = False, progress: Progress | None = None
                ) -> tuple[list[Path], list[Problem]]:
     """Check a game against a shop and, unless check_only, write its upload; return both."""
-    from ..files.output import write_files
+    from .folder import replace_export
 
     key = shop_id(shop_name)
     result = pod_export(load_one(project, game_id), find_shop(key), progress)
     if check_only:
         return [], result.warnings
     out = Path(out_dir or default_out(game_id, f"pod-{key}"))
-    return write_files(out, result.files), result.warnings
+    return replace_export(out, result.files), result.warnings

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from ..load import fonts
+from ..files import limits
 from ..draw.drawing import multiply, parse_transform
-from ..files.errors import Problem
+from ..files.errors import PrintshopError, Problem
 from ..load.models import Game, Part
 from ..draw.text import RUN_CLASS
 
@@ -41,7 +42,8 @@ class CardSide:
     shape: str
     per_mm: float              # upload pixels per card millimetre
     safe_mm: float             # the shop's safe zone in card millimetres
-    image: object              # the upload image before it is laid on white (PIL RGBA)
+    image: object              # the upload image before it is laid on white (PIL RGBA), or
+                               # its alpha channel alone (PIL L)
     bleed_px: tuple[float, float]
     dpi: int
 
@@ -164,7 +166,8 @@ def bleed_filled(side: CardSide) -> Iterator[str]:
         draw.rectangle((0, 0, w - 1, h - 1), fill=255)
         draw.rectangle((math.ceil(bx), math.ceil(by), w - 1 - math.ceil(bx),
                         h - 1 - math.ceil(by)), fill=0)
-    blank = ImageChops.multiply(ImageChops.invert(image.getchannel("A")), mask)
+    alpha = image if image.mode == "L" else image.getchannel("A")
+    blank = ImageChops.multiply(ImageChops.invert(alpha), mask)
     hist = blank.point(lambda v: 255 if v > 255 - BLANK_ALPHA else 0).histogram()
     ring = mask.histogram()[255]
     if ring and hist[255]:
@@ -360,9 +363,14 @@ INK_SLACK = 1.0           # % over the limit a rendered pixel may show (8-bit ro
 WHOLE = 0.9               # ink over the limit on this share of a card is the whole card
 
 
-def ink_maps(pdf: bytes, page_numbers: list[int], dpi: int = INK_DPI) -> dict:
+def ink_maps(pdf: bytes, page_numbers: list[int], dpi: int = INK_DPI,
+             name: str = "the upload") -> dict:
     """Return each listed page's total ink (C+M+Y+K, %) per pixel, rendered by Ghostscript
-    in CMYK (an outside measurement of the file as the shop reads it); empty without gs."""
+    in CMYK (an outside measurement of the file as the shop reads it); empty without gs.
+
+    Ghostscript that cannot be run, fails, or takes longer than the limit
+    total_render_seconds is an error naming ``name``: a pre-flight that measured nothing
+    must not pass."""
     import subprocess
     import tempfile
     from pathlib import Path
@@ -373,16 +381,27 @@ def ink_maps(pdf: bytes, page_numbers: list[int], dpi: int = INK_DPI) -> dict:
     gs = gs_binary()
     if gs is None or not page_numbers:
         return {}
+    seconds = limits.current().total_render_seconds
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "in.pdf"
         src.write_bytes(pdf)
         listed = ",".join(str(n) for n in page_numbers)
-        proc = subprocess.run([gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE",
-                               "-sDEVICE=tiff32nc", f"-r{dpi}", f"-sPageList={listed}",
-                               f"-sOutputFile={tmp}/p%05d.tif", str(src)],
-                              capture_output=True, timeout=600)
+        try:
+            proc = subprocess.run([gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE",
+                                   "-sDEVICE=tiff32nc", f"-r{dpi}", f"-sPageList={listed}",
+                                   f"-sOutputFile={tmp}/p%05d.tif", str(src)],
+                                  capture_output=True, timeout=seconds)
+        except subprocess.TimeoutExpired:
+            raise PrintshopError(Problem(name, limits.exceeded(
+                "total_render_seconds", f"Ghostscript ({gs}) measuring the ink took more than "
+                f"{limits.number(seconds)} seconds", seconds))) from None
+        except OSError as exc:
+            raise PrintshopError(Problem(name, f"Ghostscript ({gs}) could not be run to "
+                                         f"measure the ink: {exc.strerror or exc}")) from None
         if proc.returncode != 0:
-            return {}
+            said = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["?"]
+            raise PrintshopError(Problem(name, f"Ghostscript ({gs}) could not measure the "
+                                         f"ink (exit {proc.returncode}): {said[0][:200]}"))
         out = {}
         for n, tif in zip(page_numbers, sorted(Path(tmp).glob("p*.tif"))):
             with Image.open(tif) as im:
@@ -403,7 +422,7 @@ def ink_warnings(pdf: bytes, name: str, max_ink: int, pages=None) -> list[Proble
 
         firsts = {n: (n, None, None) for n in range(1, len(PdfReader(io.BytesIO(pdf)).pages)
                                                    + 1)}
-    maps = ink_maps(pdf, [n for n, _, _ in firsts.values()])
+    maps = ink_maps(pdf, [n for n, _, _ in firsts.values()], name=name)
     out = []
     for n, page, place in firsts.values():
         total = maps.get(n)

@@ -16,7 +16,7 @@ import io
 
 from ..files.errors import PrintshopError, Problem
 from ..load.models import Game, Part
-from .flatten import VARIED_SHARE, flatten
+from .flatten import VARIED_SHARE, flatten, translucent
 from .preflight import xobjects
 from .shops import OutputIntent
 from .separation import profile_path, separate
@@ -27,16 +27,33 @@ PDF_HEADER = b"%PDF-1.4"                 # PDF/X-1a:2003 is based on PDF 1.4
 TEXT_SHOWING = {b"Tj", b"TJ", b"'", b'"'}
 
 
-def flat_faces(drawn, game: Game, part: Part, warnings: list[Problem]) -> list:
-    """Return (card, front, back) triples with every face made opaque (flatten.py); add a
-    located warning for each see-through shape that lay over more than one colour."""
+def flattened_on_workers(faces, jobs: int | None = None) -> dict:
+    """Return flatten()'s result for each distinct see-through face of ``faces``, worked out
+    on forked workers (a face is flattened by drawing what lies under each see-through
+    shape: most of a CMYK export's time in the main process, before)."""
+    from ..run.workers import Workers, default_jobs
+
+    todo = list(dict.fromkeys(f for f in faces if translucent(f.svg)))
+    results: dict = {}
+    workers = Workers((jobs or default_jobs()) if len(todo) > 1 else 1)
+    for face in todo:
+        workers.add(flatten, (face,), lambda result, face=face: results.__setitem__(face, result))
+    workers.run()
+    return results
+
+
+def flat_faces(drawn, game: Game, part: Part, warnings: list[Problem],
+               flattened: dict | None = None) -> list:
+    """Return (card, front, back) triples with every face made opaque (flatten.py, or what
+    ``flattened`` already holds for it); add a located warning for each see-through shape
+    that lay over more than one colour."""
     out = []
     file = part.data_file or f"data/{game.id}/game.yaml"
     index = {id(card): i for i, card in enumerate(part.cards)}
     for card, front, back in drawn:
         faces = []
         for side, face in (("front", front), ("back", back)):
-            flat, blends = flatten(face)
+            flat, blends = (flattened or {}).get(face) or flatten(face)
             faces.append(flat)
             for b in blends:
                 if b.varied > VARIED_SHARE:

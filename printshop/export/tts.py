@@ -26,6 +26,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..write import raster
+from ..load.cache import CACHE_DIR
 from ..components import RENDERERS
 from ..components.base import base_context, draw
 from ..files.errors import PrintshopError, Problem
@@ -34,7 +35,8 @@ from ..layout.impose import Face
 from ..load.models import Card, Game, Part
 from ..files.project import Project
 from . import default_out, drawing, drawn_cards, load_one
-from .images import face_image, face_png, pixels
+from .faceimages import FaceImages, Wanted
+from .images import face_options, pixels
 
 MAX_COLS, MAX_ROWS = 10, 7
 CARDS_PER_SHEET = MAX_COLS * MAX_ROWS - 1   # the last slot holds the back
@@ -77,6 +79,7 @@ class DeckPlan:
     unique_back: bool
     back_file: str = ""
     files: dict[str, bytes] = field(default_factory=dict)
+    wanted: dict[str, Wanted] = field(default_factory=dict)   # a face's SVG -> its image
 
 
 def grid(n_cards: int) -> tuple[int, int]:
@@ -122,8 +125,10 @@ def plain_back(front: Face) -> Face:
                 f'fill="{PLAIN_BACK}"/>', front.w, front.h, 0.0, front.shape)
 
 
-def plan_deck(game: Game, part: Part, first_key: int, dpi: float) -> DeckPlan:
-    """Draw a deck's cards and lay them out on TTS sheets with keys from first_key."""
+def plan_deck(game: Game, part: Part, first_key: int, dpi: float,
+              faces: FaceImages) -> DeckPlan:
+    """Lay a deck's cards out on TTS sheets with keys from first_key and ask ``faces`` for
+    their images (compose_deck makes the sheets once they are drawn)."""
     cards = drawn_cards(game, part, PrintOptions())
     w, h = card_size(part.spec.size)
     px = card_pixels(w, h, dpi, *grid(min(len(cards), CARDS_PER_SHEET)))
@@ -136,25 +141,44 @@ def plan_deck(game: Game, part: Part, first_key: int, dpi: float) -> DeckPlan:
         cols, rows = grid(len(chunk))
         sheets.append(Sheet(first_key + n, cols, rows, chunk))
     plan = DeckPlan(part, sheets, px, unique)
-    with drawing(game, part.id):
-        for n, sheet in enumerate(sheets, start=1):
-            suffix = f"-{n}" if len(sheets) > 1 else ""
-            last = sheet.slots - 1
-            faces = {i: face_image(f, *px) for i, (_, f, _) in enumerate(sheet.cards)}
-            faces[last] = face_image(sheet.cards[0][2], *px)
-            sheet.face_file = f"{part.id}{suffix}.png"
-            plan.files[sheet.face_file] = compose(faces, sheet.cols, sheet.rows, px)
-            if unique:
-                back_imgs = {i: face_image(b, *px) for i, (_, _, b) in enumerate(sheet.cards)}
-                back_imgs[last] = faces[last]
-                sheet.back_file = f"{part.id}-back{suffix}.png"
-                plan.files[sheet.back_file] = compose(back_imgs, sheet.cols, sheet.rows, px)
-        if not unique:
-            plan.back_file = f"{part.id}-back.png"
-            plan.files[plan.back_file] = face_png(backs[0], *px)
-            for sheet in sheets:
-                sheet.back_file = plan.back_file
+    # one back for the deck: drawn once, for the sheets' last slots and as its own image
+    shared = None if unique else faces.want(part.id, backs[0], px, keep="image",
+                                            **face_options(backs[0]))
+    for n, sheet in enumerate(sheets, start=1):
+        suffix = f"-{n}" if len(sheets) > 1 else ""
+        sheet.face_file = f"{part.id}{suffix}.png"
+        if unique:
+            sheet.back_file = f"{part.id}-back{suffix}.png"
+        for _, front, back in sheet.cards:
+            for face in (front, back):
+                plan.wanted[face.svg] = shared if shared and face is back else faces.want(
+                    part.id, face, px, keep="image", encode=False, **face_options(face))
+    if shared:
+        plan.back_file = f"{part.id}-back.png"
+        plan.wanted["back"] = shared
+        for sheet in sheets:
+            sheet.back_file = plan.back_file
     return plan
+
+
+def compose_deck(plan: DeckPlan, faces: FaceImages) -> None:
+    """Put a planned deck's drawn cards on its sheets (plan.files)."""
+    px = plan.card_px
+
+    def image(face: Face):
+        return faces[plan.wanted[face.svg]].kept
+
+    for sheet in plan.sheets:
+        last = sheet.slots - 1
+        cells = {i: image(f) for i, (_, f, _) in enumerate(sheet.cards)}
+        cells[last] = image(sheet.cards[0][2])
+        plan.files[sheet.face_file] = compose(cells, sheet.cols, sheet.rows, px)
+        if plan.unique_back:
+            backs = {i: image(b) for i, (_, _, b) in enumerate(sheet.cards)}
+            backs[last] = cells[last]
+            plan.files[sheet.back_file] = compose(backs, sheet.cols, sheet.rows, px)
+    if not plan.unique_back:
+        plan.files[plan.back_file] = faces[plan.wanted["back"]].png
 
 
 def guid(*parts) -> str:
@@ -202,16 +226,17 @@ def deck_object(game: Game, plan: DeckPlan, x: float, url) -> dict:
             "Transform": transform(x, 0.0, True, scale)}
 
 
-def board_image(game: Game, part: Part, dpi: float) -> tuple[bytes, float]:
-    """Draw a board once at full size; return it as PNG (at most 4096 px a side) and its dpi."""
+def board_image(game: Game, part: Part, dpi: float, faces: FaceImages) -> tuple[Wanted, float]:
+    """Ask for a board drawn once at full size (at most 4096 px a side); return the request
+    and its dpi."""
     spec = part.spec
     w, h = spec.size
     opts = PrintOptions()
     ctx = {**base_context(game, opts), "data": part.data, "size": {"w": w, "h": h}}
     with drawing(game, spec.id):
         face = Face(draw(game, spec.template, ctx, f"board {spec.id}"), w, h, 0.0)
-        pw, ph, used = capped(w, h, dpi)
-        return face_png(face, pw, ph), used
+    pw, ph, used = capped(w, h, dpi)
+    return faces.want(spec.id, face, (pw, ph), **face_options(face)), used
 
 
 def sheet_images(game: Game, part: Part, dpi: float) -> list[tuple[bytes, float, float, float]]:
@@ -260,9 +285,9 @@ def bag_object(game: Game, part: Part, card: Card, tiles: list[dict], x: float,
 
 
 def token_objects(game: Game, part: Part, dpi: float, x: float, url,
-                  images: dict[str, bytes], notes: list[str]) -> list[dict]:
+                  images: dict[str, Wanted], notes: list[str], faces: FaceImages) -> list[dict]:
     """Return a bag per distinct token holding every copy as a Custom_Tile at real size (a
-    token with one copy lies on the table)."""
+    token with one copy lies on the table); ``images`` gets the image each file shows."""
     w, h = card_size(part.spec.size)
     pw, ph, used = capped(w, h, dpi)
     if used < dpi - 0.5:
@@ -271,10 +296,10 @@ def token_objects(game: Game, part: Part, dpi: float, x: float, url,
     objects = []
     for n, (card, front, back) in enumerate(drawn_cards(game, part, PrintOptions())):
         base = f"{game.id}-{part.id}-{card.id}"
-        with drawing(game, part.id):
-            images[f"{base}.png"] = face_png(front, pw, ph)
-            if back is not None:
-                images[f"{base}-back.png"] = face_png(back, pw, ph)
+        images[f"{base}.png"] = faces.want(part.id, front, (pw, ph), **face_options(front))
+        if back is not None:
+            images[f"{base}-back.png"] = faces.want(part.id, back, (pw, ph),
+                                                    **face_options(back))
         x_at, z_at = x + (n % 5) * 1.5, -4.0 - (n // 5) * 1.5
         tiles = [tile_object(game, card.name, f"{card.id} ({part.spec.name})", f"{base}.png",
                              f"{base}-back.png" if back is not None else "", x_at, z_at,
@@ -292,53 +317,58 @@ class TTSExport:
     save: dict
     images: dict[str, bytes]
     notes: list[str] = field(default_factory=list)
+    cache: dict[str, bytes] = field(default_factory=dict)     # the face cache's files
 
 
-def tts_export(game: Game, url, dpi: float = DEFAULT_DPI, progress=None) -> TTSExport:
+def tts_export(game: Game, url, dpi: float = DEFAULT_DPI, progress=None,
+               out_dir: Path | None = None) -> TTSExport:
     """Lay out a game for TTS; ``url(file)`` gives the address of each written image;
-    ``progress(done, total)`` hears of each component drawn."""
-    objects, images, key, notes = [], {}, 1, []
-    decks = [p for p in game.parts if p.kind == "deck"]
-    total = sum(p.kind in ("deck", "tokens", "board", "sheet") for p in game.parts)
-    done = 0
-
-    def step() -> None:
-        nonlocal done
-        done += 1
-        if progress:
-            progress(done, total)
-
-    for n, part in enumerate(decks):
-        plan = plan_deck(game, part, key, dpi)
+    ``progress(done, total)`` hears of each face and sheet page drawn. Each distinct face is
+    drawn once (faceimages.py, its cache in ``out_dir`` when given)."""
+    objects, key, notes = [], 1, []
+    faces = FaceImages(game, out_dir)
+    named: dict[str, Wanted] = {}         # file -> the face image it is
+    plans = []
+    for n, part in enumerate(p for p in game.parts if p.kind == "deck"):
+        plan = plan_deck(game, part, key, dpi, faces)
+        plans.append(plan)
         key += len(plan.sheets)
         for sheet in plan.sheets:
             sheet.face_file = f"{game.id}-{sheet.face_file}"
             sheet.back_file = f"{game.id}-{sheet.back_file}"
-        images.update({f"{game.id}-{name}": data for name, data in plan.files.items()})
+        if plan.back_file:
+            plan.back_file = f"{game.id}-{plan.back_file}"
         wanted = card_size(part.spec.size)
         if plan.card_px[0] < pixels(wanted[0], dpi) - 1:
             notes.append(f"{part.id}: cards drawn at {plan.card_px[0] / wanted[0] * 25.4:.0f} "
                          f"dpi so that a full 10 x 7 sheet stays within {MAX_SHEET_PX} px a side")
         objects.append(deck_object(game, plan, n * 3.0, url))
-        step()
     for n, part in enumerate(p for p in game.parts if p.kind == "tokens"):
-        objects.extend(token_objects(game, part, dpi, n * 8.0, url, images, notes))
-        step()
+        objects.extend(token_objects(game, part, dpi, n * 8.0, url, named, notes, faces))
     for n, part in enumerate(p for p in game.parts if p.kind == "board"):
         file = f"{game.id}-{part.id}.png"
-        images[file], used = board_image(game, part, dpi)
+        named[file], used = board_image(game, part, dpi, faces)
         if used < dpi - 0.5:
             notes.append(f"{part.id}: board drawn at {used:.0f} dpi to stay within "
                          f"{MAX_SHEET_PX} px a side")
         objects.append(tile_object(game, part.spec.name, f"{part.id} (board)", file, "",
                                    n * 25.0, 20.0, tuple(part.spec.size), url))
-        step()
+    sheets = [p for p in game.parts if p.kind == "sheet"]
+    # a component of sheets (its pages drawn here, one after another) counts as three faces
+    total = len(faces) + 3 * len(sheets)
+    faces.draw(progress and (lambda n, _: progress(n, total)))
+    images = {file: faces[wanted].png for file, wanted in named.items()}
+    for plan in plans:
+        compose_deck(plan, faces)
+        images.update(plan.files)
     tiles = []
-    for part in (p for p in game.parts if p.kind == "sheet"):
-        tiles += [(part, page) for page in enumerate(sheet_images(game, part, dpi), start=1)]
-        step()
-    for n, (part, (number, (png, w, h, used))) in enumerate(tiles):
-        single = part.spec.pages == 1
+    for k, part in enumerate(sheets, start=1):
+        pages = sheet_images(game, part, dpi)
+        tiles += [(part, len(pages), page) for page in enumerate(pages, start=1)]
+        if progress:
+            progress(len(faces) + 3 * k, total)
+    for n, (part, count, (number, (png, w, h, used))) in enumerate(tiles):
+        single = count == 1      # the pages drawn: a sheet of 'pages: auto' may make one
         file = f"{game.id}-{part.id}.png" if single else f"{game.id}-{part.id}-{number}.png"
         images[file] = png
         if used < dpi - 0.5:
@@ -354,7 +384,8 @@ def tts_export(game: Game, url, dpi: float = DEFAULT_DPI, progress=None) -> TTSE
             "VersionNumber": "", "Table": "", "Sky": "",
             "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
             "ObjectStates": objects, "TabStates": {}}
-    return TTSExport(save, images, notes)
+    named.update({plan.back_file: plan.wanted["back"] for plan in plans if plan.back_file})
+    return TTSExport(save, images, notes, faces.cache_files(named))
 
 
 def readme(game: Game, result: TTSExport, base_url: str | None, out: Path) -> str:
@@ -399,13 +430,15 @@ def export_tts(project: Project, game_id: str, out_dir: Path | None = None,
                base_url: str | None = None, dpi: float = DEFAULT_DPI,
                progress=None) -> list[Path]:
     """Write a game's TTS saved object and images; return the files written."""
-    from ..files.output import write_files
+    from .folder import replace_export
 
     out = Path(out_dir or default_out(game_id, "tts"))
     game = load_one(project, game_id)
-    result = tts_export(game, url_maker(base_url), dpi, progress)
+    result = tts_export(game, url_maker(base_url), dpi, progress, out)
     files = dict(result.images)
     files[f"{game_id}.json"] = (json.dumps(result.save, ensure_ascii=False, indent=2)
                                 + "\n").encode("utf-8")
     files["README.txt"] = readme(game, result, base_url, out).encode("utf-8")
-    return write_files(out, files)
+    files.update(result.cache)
+    written = replace_export(out, files)
+    return [p for p in written if CACHE_DIR not in p.relative_to(out).parts]

@@ -12,6 +12,7 @@ a build writes never depends on the order jobs finish in: every result goes to i
 from __future__ import annotations
 
 import heapq
+import os
 import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -135,3 +136,8 @@ def _worker_start() -> None:
 
     gc.freeze()
     gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
+
+
+def default_jobs() -> int:
+    """Return how many worker processes to use: one per core, at most four."""
+    return max(1, min(os.cpu_count() or 1, 4))

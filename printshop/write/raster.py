@@ -12,7 +12,10 @@ an edge inside a pixel (a header band laid over a panel's edge) the colour under
 through as a light hairline. The image is drawn at SUPERSAMPLE times its size each way with
 shapes unantialiased (every sample lies in one shape or the other) and each block of samples
 averaged into one pixel: edges keep SUPERSAMPLE**2 + 1 levels of coverage and shared edges
-show no seam. Text keeps cairo's grey antialiasing (glyphs do not abut).
+show no seam, whatever the factor. Text keeps cairo's grey antialiasing (glyphs do not abut).
+3 x 3 samples, not 4 x 4: 40 % less time per card, and at 300 dpi the images differ from 4 x 4's
+only on glyph and shape edges (mean under 0.6 levels of 255, at most 0.05 % of a card's pixels
+by more than 48; docs/performance.md).
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from ..draw.render import PT_PER_MM
 
 import cairocffi as cairo  # noqa: E402  (after pdf: fontconfig points at the shipped fonts)
 
-SUPERSAMPLE = 4
+SUPERSAMPLE = 3
+PNG_LEVEL = 3            # zlib's level for PNGs: level 6 took 60 % longer for 14 % less
 BAND_SAMPLES = 1 << 24   # samples drawn at once (64 MB); a larger image is drawn in bands
 WHITE = (1.0, 1.0, 1.0)
 _TEXT = cairo.FontOptions(hint_metrics=cairo.HINT_METRICS_OFF,
@@ -72,10 +76,40 @@ def page_image(page: Page, number: int, total: int, size: tuple[int, int],
 
 def png(image, dpi: float | None = None) -> bytes:
     """Return an image as PNG bytes, with a pHYs chunk saying ``dpi`` when given (print
-    tools read the size from it)."""
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", **({"dpi": (dpi, dpi)} if dpi else {}))
-    return buf.getvalue()
+    tools read the size from it).
+
+    RGB and RGBA images are encoded here: every row filtered by its difference from the row
+    above (PNG's 'Up') and deflated at level PNG_LEVEL. Pillow tries all five filters on
+    every row, which cost twice the time for files 8 % smaller (card images, 300 dpi)."""
+    import struct
+    import zlib
+
+    import numpy as np
+
+    channels = {"RGB": 3, "RGBA": 4}.get(image.mode)
+    if channels is None:
+        buf = io.BytesIO()
+        image.save(buf, format="PNG", **({"dpi": (dpi, dpi)} if dpi else {}))
+        return buf.getvalue()
+    w, h = image.size
+    rows = np.asarray(image, dtype=np.uint8).reshape(h, w * channels)
+    filtered = np.empty((h, w * channels + 1), dtype=np.uint8)
+    filtered[:, 0] = 2                           # Up; the first row's "above" is zeros
+    filtered[0, 1:] = rows[0]
+    np.subtract(rows[1:], rows[:-1], out=filtered[1:, 1:])   # modulo 256, as PNG asks
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + \
+            struct.pack(">I", zlib.crc32(kind + data))
+
+    out = [b"\x89PNG\r\n\x1a\n",
+           chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6 if channels == 4 else 2, 0, 0,
+                                      0))]
+    if dpi:
+        per_metre = int(dpi / 0.0254 + 0.5)
+        out.append(chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)))
+    out += [chunk(b"IDAT", zlib.compress(filtered.tobytes(), PNG_LEVEL)), chunk(b"IEND", b"")]
+    return b"".join(out)
 
 
 def on_white(image):
