@@ -250,13 +250,20 @@ def first_visits(browser: bool = True) -> dict:
               f"{len(page.content) // 1024} KB, sent {page.headers.get('content-encoding', 'plain')}")
     if not browser or not have_browser():
         return out
+    from printshop.serve.webfonts import WebFonts, charset, game_chars
+
+    started = time.perf_counter()
+    chars = charset(set().union(*(game_chars(load_game(f)) for f in Project.open(None).games())))
+    made = WebFonts().wait(chars)        # once per character set: kept in the cache folder
+    print(f"font subsets ready in {time.perf_counter() - started:.1f} s ({len(made)} fonts)")
     with tempfile.TemporaryDirectory() as tmp:
         url, stop = start_in_thread(builtin_root(), Path(tmp) / "output")
         try:
             for folder in Project.open(None).games():
                 out[folder.id].update(browser_visit(url, folder.id, Path(tmp) / folder.id))
                 row = out[folder.id]
-                print(f"in Chromium {folder.id:<20} {row['ready_s']:.2f} s to ready  "
+                print(f"in Chromium {folder.id:<20} {row['ready_s']:.2f} s to ready (page "
+                      f"{row['page_s']:.2f} s, load event {row['load_s']:.2f} s)  "
                       f"({row['fonts_kb']} KB of fonts, {row['kb']} KB sent in all)")
         finally:
             stop()
@@ -271,13 +278,17 @@ def browser_visit(url: str, game: str, profile: Path) -> dict:
         browser.get(f"{url}/games/{game}")
         browser.set_script_timeout(60)
         ready = browser.execute_async_script(READY)
+        nav = browser.execute_script(
+            "const n = performance.getEntriesByType('navigation')[0];"
+            "return [n.responseEnd, n.loadEventEnd]")
         sent = browser.execute_script(
             "return performance.getEntriesByType('resource').concat("
             "performance.getEntriesByType('navigation')).map(e => [e.name, e.transferSize])")
     finally:
         browser.quit()
     fonts = sum(size for name, size in sent if "/fonts/" in name)
-    return {"ready_s": ready / 1000, "fonts_kb": fonts // 1024,
+    return {"ready_s": ready / 1000, "page_s": nav[0] / 1000, "load_s": nav[1] / 1000,
+            "fonts_kb": fonts // 1024,
             "kb": sum(size for _, size in sent) // 1024}
 
 

@@ -193,24 +193,29 @@ function writeFilter() {
   history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
 }
 
-// The search runs over an index built from the tiles once (their lower-cased text, deck and
+// The search runs over an index built from the tiles once (their lower-cased text, grid and
 // copies), so filtering reads nothing from the page and writes only to the tiles whose state
-// changes. A tile swapped for a newer drawing takes its entry's place (indexTile).
-let tileIndex = null;
+// changes. A tile swapped for a newer drawing takes its entry's place (indexTile). A grid the
+// search leaves empty is hidden whole: its tiles are then not even styled.
+let tileIndex = null, writePending = false;
 const tileEntries = new Map();
 
 function buildIndex() {
   tileIndex = [];
   tileEntries.clear();
   for (const section of document.querySelectorAll("section.component")) {
-    const entries = [];
-    for (const tile of section.querySelectorAll(".tile")) {
-      const entry = {tile, text: tile.dataset.search || "", copies: Number(tile.dataset.copies),
-                     shown: !tile.hidden};
-      entries.push(entry);
-      tileEntries.set(tile.id, entry);
+    const grids = [];
+    for (const grid of section.querySelectorAll(".grid")) {
+      const entries = [];
+      for (const tile of grid.querySelectorAll(".tile")) {
+        const entry = {tile, text: tile.dataset.search || "",
+                       copies: Number(tile.dataset.copies), shown: !tile.hidden};
+        entries.push(entry);
+        tileEntries.set(tile.id, entry);
+      }
+      grids.push({grid, entries, hidden: grid.hidden});
     }
-    tileIndex.push({section, part: section.dataset.component, entries, hidden: section.hidden});
+    tileIndex.push({section, part: section.dataset.component, grids, hidden: section.hidden});
   }
 }
 
@@ -230,7 +235,10 @@ function applyFilter(remember = true) {
   const search = document.getElementById("filter-search");
   const backs = document.getElementById("show-backs");
   if (!select) return;
-  if (remember) writeFilter();
+  if (remember && !writePending) {      // the address follows once the results are shown
+    writePending = true;
+    setTimeout(() => { writePending = false; writeFilter(); });
+  }
   if (!tileIndex) buildIndex();
   const part = select.value;
   const words = search.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
@@ -246,12 +254,19 @@ function applyFilter(remember = true) {
   for (const group of tileIndex) {
     const inPart = !part || group.part === part;
     let visible = 0;
-    for (const entry of group.entries) {
-      let show = inPart;
-      for (let i = 0; show && i < words.length; i++) show = entry.text.includes(words[i]);
-      if (entry.shown !== show) { entry.shown = show; entry.tile.hidden = !show; }
-      if (show) { visible++; distinct++; copies += entry.copies; }
+    for (const chunk of group.grids) {
+      let inChunk = 0;
+      for (const entry of chunk.entries) {
+        let show = inPart;
+        for (let i = 0; show && i < words.length; i++) show = entry.text.includes(words[i]);
+        if (entry.shown !== show) { entry.shown = show; entry.tile.hidden = !show; }
+        if (show) { inChunk++; copies += entry.copies; }
+      }
+      if (chunk.hidden !== (inChunk === 0))
+        chunk.grid.hidden = chunk.hidden = inChunk === 0;
+      visible += inChunk;
     }
+    distinct += visible;
     const hide = !inPart || (words.length > 0 && visible === 0);
     if (group.hidden !== hide) { group.hidden = hide; group.section.hidden = hide; }
   }
