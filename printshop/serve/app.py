@@ -292,6 +292,7 @@ class App(PageRoutes, ApiRoutes, ActionRoutes, AssetRoutes, Live):
         async def lifespan(app):
             stop = asyncio.Event()
             task = asyncio.create_task(self.watch_files(stop)) if self.watch else None
+            self.font_faces()   # the games' characters gathered now: the first page gets subsets
             if on_start:
                 on_start()
             yield
