@@ -206,8 +206,7 @@ class WebFonts:
                            str(folder / name), "woff2" if self.woff2 else "plain"]
                 done = subprocess.run(command, input=chars.encode("utf-8", "surrogatepass"),
                                       capture_output=True, timeout=120,
-                                      cwd=Path(__file__).resolve().parents[2],
-                                      preexec_fn=_lower_priority)
+                                      cwd=Path(__file__).resolve().parents[2])
                 if done.returncode != 0 or not (folder / name).is_file():
                     return            # the whole fonts stay in use: nothing is missing
                 with self._lock:
@@ -275,14 +274,14 @@ class WebFonts:
         return "".join(rules)
 
 
-def _lower_priority() -> None:
-    os.nice(10)
-
-
 def main() -> int:
     """Cut one font: ``python -m printshop.serve.webfonts SOURCE DEST woff2|plain``, the
     characters on standard input; the file appears whole or not at all."""
     source, dest, flavor = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+    try:
+        os.nice(10)                   # behind the studio's drawing and the browser
+    except OSError:
+        pass
     chars = sys.stdin.buffer.read().decode("utf-8", "surrogatepass")
     data = subset_font(source, chars, flavor == "woff2")
     return 0 if keep(dest.parent, dest.name, data) else 1
