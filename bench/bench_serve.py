@@ -219,8 +219,23 @@ def big_deck(cards: int, tmp: Path) -> dict:
     return out
 
 
-def first_visits() -> dict:
-    """Time the first visit of each built-in game's page on a fresh studio (over HTTP)."""
+READY = """
+    const done = arguments[0];
+    function near(el) { const b = el.getBoundingClientRect();
+                        return b.bottom > 0 && b.top < innerHeight; }
+    function check() {
+      if (document.readyState === "complete" &&
+          ![...document.querySelectorAll("[data-lazy]")].some(near))
+        document.fonts.ready.then(() => done(performance.now()));
+      else setTimeout(check, 10);
+    }
+    check();"""
+
+
+def first_visits(browser: bool = True) -> dict:
+    """Time the first visit of each built-in game's page on a fresh studio: over HTTP (the
+    page itself), and in headless Chromium with an empty cache until the page is ready (its
+    styles, script and fonts loaded, and the parts on screen drawn)."""
     from printshop.serve.app import create_app
     from starlette.testclient import TestClient
 
@@ -230,10 +245,51 @@ def first_visits() -> dict:
     for folder in Project.open(None).games():
         started = time.perf_counter()
         page = client.get(f"/games/{folder.id}", headers={"accept-encoding": "gzip"})
-        out[folder.id] = time.perf_counter() - started
-        print(f"first visit {folder.id:<20} {out[folder.id]:.2f} s  page "
+        out[folder.id] = {"http_s": time.perf_counter() - started}
+        print(f"first visit {folder.id:<20} {out[folder.id]['http_s']:.2f} s  page "
               f"{len(page.content) // 1024} KB, sent {page.headers.get('content-encoding', 'plain')}")
+    if not browser or not have_browser():
+        return out
+    from printshop.serve.webfonts import WebFonts, charset, game_chars
+
+    started = time.perf_counter()
+    chars = charset(set().union(*(game_chars(load_game(f)) for f in Project.open(None).games())))
+    made = WebFonts().wait(chars)        # once per character set: kept in the cache folder
+    print(f"font subsets ready in {time.perf_counter() - started:.1f} s ({len(made)} fonts)")
+    with tempfile.TemporaryDirectory() as tmp:
+        url, stop = start_in_thread(builtin_root(), Path(tmp) / "output")
+        try:
+            for folder in Project.open(None).games():
+                out[folder.id].update(browser_visit(url, folder.id, Path(tmp) / folder.id))
+                row = out[folder.id]
+                print(f"in Chromium {folder.id:<20} {row['ready_s']:.2f} s to ready (page "
+                      f"{row['page_s']:.2f} s, load event {row['load_s']:.2f} s)  "
+                      f"({row['fonts_kb']} KB of fonts, {row['kb']} KB sent in all)")
+        finally:
+            stop()
     return out
+
+
+def browser_visit(url: str, game: str, profile: Path) -> dict:
+    """Open a game's page in a fresh Chromium (no cache) and time it until it is ready."""
+    browser = chromium(profile)
+    try:
+        browser.get(f"{url}/")      # the browser started and connected: not counted
+        browser.get(f"{url}/games/{game}")
+        browser.set_script_timeout(60)
+        ready = browser.execute_async_script(READY)
+        nav = browser.execute_script(
+            "const n = performance.getEntriesByType('navigation')[0];"
+            "return [n.responseEnd, n.loadEventEnd]")
+        sent = browser.execute_script(
+            "return performance.getEntriesByType('resource').concat("
+            "performance.getEntriesByType('navigation')).map(e => [e.name, e.transferSize])")
+    finally:
+        browser.quit()
+    fonts = sum(size for name, size in sent if "/fonts/" in name)
+    return {"ready_s": ready / 1000, "page_s": nav[0] / 1000, "load_s": nav[1] / 1000,
+            "fonts_kb": fonts // 1024,
+            "kb": sum(size for _, size in sent) // 1024}
 
 
 def report(label: str, times: list[float]) -> dict:

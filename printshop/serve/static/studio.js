@@ -44,7 +44,7 @@ async function swap(el) {
     if (!response.ok) return null;
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
     const fresh = el.id && doc.getElementById(el.id);
-    if (fresh) el.replaceWith(document.importNode(fresh, true));
+    if (fresh) { el.replaceWith(document.importNode(fresh, true)); tileIndex = null; }
     return fresh;
   }
   if (response.status === 404) {
@@ -57,6 +57,7 @@ async function swap(el) {
   if (!fresh) return null;
   const key = focusKey(el);
   el.replaceWith(fresh);
+  indexTile(fresh);
   restoreFocus(fresh, key);
   if (fresh.dataset.title) document.title = fresh.dataset.title;
   observeLazy(fresh);
@@ -103,7 +104,7 @@ function placeLazy() {
       const holder = document.createElement("template");
       holder.innerHTML = html.trim();
       const fresh = holder.content.firstElementChild;
-      if (fresh) { fresh.hidden = tile.hidden; tile.replaceWith(fresh); }
+      if (fresh) { tile.replaceWith(fresh); indexTile(fresh); }
     }
     if (lazyReady.length) placeLazy();
   });
@@ -192,32 +193,86 @@ function writeFilter() {
   history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
 }
 
+// The search runs over an index built from the tiles once (their lower-cased text, grid and
+// copies), so filtering reads nothing from the page and writes only to the tiles whose state
+// changes. A tile swapped for a newer drawing takes its entry's place (indexTile). A grid the
+// search leaves empty is hidden whole: its tiles are then not even styled.
+let tileIndex = null, writePending = false;
+const tileEntries = new Map();
+
+function buildIndex() {
+  tileIndex = [];
+  tileEntries.clear();
+  for (const section of document.querySelectorAll("section.component")) {
+    const grids = [];
+    for (const grid of section.querySelectorAll(".grid")) {
+      const entries = [];
+      for (const tile of grid.querySelectorAll(".tile")) {
+        const entry = {tile, text: tile.dataset.search || "",
+                       copies: Number(tile.dataset.copies), shown: !tile.hidden};
+        entries.push(entry);
+        tileEntries.set(tile.id, entry);
+      }
+      grids.push({grid, entries, hidden: grid.hidden});
+    }
+    tileIndex.push({section, part: section.dataset.component, grids, hidden: section.hidden});
+  }
+}
+
+function indexTile(fresh) {
+  if (!tileIndex) return;
+  if (!fresh.classList.contains("tile")) { tileIndex = null; return; }  // a whole section
+  const entry = tileEntries.get(fresh.id);
+  if (!entry) { tileIndex = null; return; }                            // a tile not seen yet
+  entry.tile = fresh;
+  entry.text = fresh.dataset.search || "";
+  entry.copies = Number(fresh.dataset.copies);
+  fresh.hidden = !entry.shown;
+}
+
 function applyFilter(remember = true) {
   const select = document.getElementById("filter-component");
   const search = document.getElementById("filter-search");
   const backs = document.getElementById("show-backs");
   if (!select) return;
-  if (remember) writeFilter();
+  if (remember && !writePending) {      // the address follows once the results are shown
+    writePending = true;
+    setTimeout(() => { writePending = false; writeFilter(); });
+  }
+  if (!tileIndex) buildIndex();
   const part = select.value;
   const words = search.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  document.body.classList.toggle("show-backs", backs.checked);
-  document.body.classList.toggle("filtering", words.length > 0);
-  document.body.style.setProperty("--tile", document.getElementById("zoom").value + "px");
+  const body = document.body;
+  if (body.classList.contains("show-backs") !== backs.checked)
+    body.classList.toggle("show-backs", backs.checked);
+  const holder = document.getElementById("components");
+  if (holder && holder.classList.contains("filtering") !== words.length > 0)
+    holder.classList.toggle("filtering", words.length > 0);
+  const zoom = document.getElementById("zoom").value + "px";
+  if (body.style.getPropertyValue("--tile") !== zoom) body.style.setProperty("--tile", zoom);
   let distinct = 0, copies = 0;
-  for (const section of document.querySelectorAll("section.component")) {
-    const inPart = !part || section.dataset.component === part;
+  for (const group of tileIndex) {
+    const inPart = !part || group.part === part;
     let visible = 0;
-    for (const tile of section.querySelectorAll(".tile")) {
-      const show = inPart && words.every(w => tile.dataset.search.includes(w));
-      if (tile.hidden === show) tile.hidden = !show;   // untouched tiles are not restyled
-      if (show) { visible++; distinct++; copies += Number(tile.dataset.copies); }
+    for (const chunk of group.grids) {
+      let inChunk = 0;
+      for (const entry of chunk.entries) {
+        let show = inPart;
+        for (let i = 0; show && i < words.length; i++) show = entry.text.includes(words[i]);
+        if (entry.shown !== show) { entry.shown = show; entry.tile.hidden = !show; }
+        if (show) { inChunk++; copies += entry.copies; }
+      }
+      if (chunk.hidden !== (inChunk === 0))
+        chunk.grid.hidden = chunk.hidden = inChunk === 0;
+      visible += inChunk;
     }
-    const hasTiles = section.querySelector(".tile") !== null;
-    const hide = !inPart || (words.length > 0 && (!hasTiles || visible === 0));
-    if (section.hidden !== hide) section.hidden = hide;
+    distinct += visible;
+    const hide = !inPart || (words.length > 0 && visible === 0);
+    if (group.hidden !== hide) { group.hidden = hide; group.section.hidden = hide; }
   }
   const shown = document.getElementById("shown");
-  if (shown) shown.textContent = `${distinct} cards shown (${copies} with copies)`;
+  const text = `${distinct} cards shown (${copies} with copies)`;
+  if (shown && shown.textContent !== text) shown.textContent = text;
 }
 
 function setLive(on) {
