@@ -12,8 +12,9 @@ letter, since a template may change case) and a base of Latin-1 and typographic 
 Cutting a font takes 1-3 s, too slow for a request: the subsets are made once, by a separate
 process (so the studio's drawing keeps its interpreter), and kept in the per-user cache folder
 (printshop.load.cache) under a name holding the font and a hash of the characters; until they are
-ready, the page declares the whole fonts only. They are WOFF2 when fontTools can compress it
-(brotli), else TrueType/OpenType, which the studio's responses send compressed (gzip).
+ready, the page declares the whole fonts only. A subset keeps its font's format
+(TrueType/OpenType), which the studio's responses send compressed (gzip): WOFF2 would need
+brotli, one more compiled dependency, for fonts that gzip already brings to about 127 KB.
 
 The fonts' licences allow this: DejaVu (Bitstream Vera terms: modified copies keep no
 "Bitstream" or "Vera" name), Linux Libertine (GPL with the font exception, or the OFL) and
@@ -51,15 +52,6 @@ ORDER = sorted(FONT_FILES, key=lambda n: (not n.startswith("DejaVu"), "Symbola" 
 # (folder, key) of the subsets being made, for every studio of this process: made once.
 _MAKING: set[tuple[str, str]] = set()
 _MAKING_LOCK = threading.Lock()
-
-
-def have_woff2() -> bool:
-    """Say whether fontTools can write WOFF2 here (it needs brotli)."""
-    try:
-        import brotli  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def text_chars(texts) -> set[str]:
@@ -120,7 +112,7 @@ def unicode_range(codepoints) -> str:
     return ",".join(f"U+{a:X}" if a == b else f"U+{a:X}-{b:X}" for a, b in runs)
 
 
-def subset_font(source: Path, chars: str, woff2: bool) -> bytes:
+def subset_font(source: Path, chars: str) -> bytes:
     """Return the font at ``source`` cut down to ``chars`` (its name table kept whole)."""
     import io
 
@@ -132,7 +124,6 @@ def subset_font(source: Path, chars: str, woff2: bool) -> bytes:
     options.layout_features = ["*"]   # kerning and ligatures as the browser draws them
     options.notdef_outline = True
     options.hinting = False
-    options.flavor = "woff2" if woff2 else None
     font = subset.load_font(str(source), options)
     try:
         subsetter = subset.Subsetter(options)
@@ -149,10 +140,8 @@ class WebFonts:
     """The subsets for the characters a studio's games use: which are ready, their bytes,
     and the @font-face rules that declare them over the whole fonts."""
 
-    def __init__(self, store: Path | None = None, woff2: bool | None = None):
+    def __init__(self, store: Path | None = None):
         self.store = store if store is not None else cache_folder()
-        self.woff2 = have_woff2() if woff2 is None else woff2
-        self.ext = ".woff2" if self.woff2 else ""
         self.ready: dict[str, dict[str, str]] = {}   # key -> font file -> subset file name
         self.latest: dict[str, str] = {}   # font file -> its newest subset made or found
         self._lock = threading.Lock()
@@ -161,10 +150,10 @@ class WebFonts:
 
     def name(self, font: str, key: str) -> str:
         stem, suffix = os.path.splitext(font)
-        return f"font-{stem}-{key}{self.ext or suffix}"
+        return f"font-{stem}-{key}{suffix}"
 
     def media(self, name: str) -> str:
-        return {".woff2": "font/woff2", ".otf": "font/otf"}.get(Path(name).suffix, "font/ttf")
+        return "font/otf" if Path(name).suffix == ".otf" else "font/ttf"
 
     def folder(self) -> Path:
         """Return where subsets are kept: the cache folder, else a private temporary one."""
@@ -203,7 +192,7 @@ class WebFonts:
             for font in fonts:
                 name = self.name(font, key)
                 command = [sys.executable, "-m", "printshop.serve.webfonts", str(FONT_DIR / font),
-                           str(folder / name), "woff2" if self.woff2 else "plain"]
+                           str(folder / name)]
                 done = subprocess.run(command, input=chars.encode("utf-8", "surrogatepass"),
                                       capture_output=True, timeout=120,
                                       cwd=Path(__file__).resolve().parents[2])
@@ -211,7 +200,7 @@ class WebFonts:
                     return            # the whole fonts stay in use: nothing is missing
                 with self._lock:
                     self.ready.setdefault(key, {})[font] = self.latest[font] = name
-            trim(folder, "font-", self.ext or "", MAX_KEPT)
+            trim(folder, "font-", "", MAX_KEPT)
         except (OSError, subprocess.SubprocessError):
             return
         finally:
@@ -275,15 +264,15 @@ class WebFonts:
 
 
 def main() -> int:
-    """Cut one font: ``python -m printshop.serve.webfonts SOURCE DEST woff2|plain``, the
+    """Cut one font: ``python -m printshop.serve.webfonts SOURCE DEST``, the
     characters on standard input; the file appears whole or not at all."""
-    source, dest, flavor = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+    source, dest = Path(sys.argv[1]), Path(sys.argv[2])
     try:
         os.nice(10)                   # behind the studio's drawing and the browser
     except OSError:
         pass
     chars = sys.stdin.buffer.read().decode("utf-8", "surrogatepass")
-    data = subset_font(source, chars, flavor == "woff2")
+    data = subset_font(source, chars)
     return 0 if keep(dest.parent, dest.name, data) else 1
 
 
