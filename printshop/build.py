@@ -12,16 +12,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from .load import cache
+from .check.gather import check_games, drawing, load_games, load_one
 from .files import limits
 from .files.errors import PrintshopError, Problem, Problems
-from .check.gather import check_games, drawing, drawing_problem, load_games, load_one
+from .files.project import Project, did_you_mean
+from .layout.bom import Bom, bill_of_materials, bom_text
+from .layout.printrun import ComponentPDF, PrintRun, items_of
+from .load import cache
 from .load.geometry import PrintOptions, paper_size
 from .load.icons import notice
 from .load.models import Game
-from .layout.bom import Bom, bill_of_materials, bom_text
-from .layout.printrun import ComponentPDF, PrintRun, items_of
-from .files.project import Project, did_you_mean
 
 __all__ = ["BuildReport", "ComponentPDF", "GameBuild", "build", "build_games", "check_games",
            "load_games", "render_all", "render_component"]

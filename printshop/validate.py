@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .files import limits
-from .draw.collide import Collision, collisions
-from .files.errors import PrintshopError, Problem
 from .check.gather import drawing, load_games
-from .load.geometry import LABEL_BAND, PrintOptions
-from .layout.impose import Face, Nested
-from .load.models import Game
+from .draw.collide import Collision, collisions
+from .files import limits
+from .files.errors import PrintshopError, Problem
 from .files.project import Project
+from .layout.impose import Face, Nested
+from .load.geometry import LABEL_BAND, PrintOptions
+from .load.models import Game
 
 SHOWN_CARDS = 4   # a warning seen on more cards than this names these and counts the rest
 

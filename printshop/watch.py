@@ -18,8 +18,8 @@ from typing import Callable
 from .files import limits
 from .files.errors import PrintshopError
 from .files.guard import read_project_file
-from .load.geometry import PrintOptions
 from .files.project import SHARED_TEMPLATES, Project
+from .load.geometry import PrintOptions
 
 WATCHED_SUFFIXES = (".yaml", ".yml", ".toml", ".csv", ".j2", ".svg", ".json")
 DEFAULT_INTERVAL = 0.5

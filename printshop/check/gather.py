@@ -8,11 +8,11 @@ not run again by a build.
 
 from __future__ import annotations
 
-from ..load import loadcache
-from .failures import drawing, drawing_problem  # noqa: F401 - where the stages find them
 from ..files.errors import PrintshopError, Problems
-from ..load.models import Game
 from ..files.project import Project
+from ..load import loadcache
+from ..load.models import Game
+from .failures import drawing, drawing_problem  # noqa: F401 - where the stages find them
 
 
 def load_games(project: Project, ids) -> list[Game]:

@@ -11,12 +11,12 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from . import printed
 from ..files.errors import PrintshopError, Problem
-from .facts import check_table, load_facts, missing_restated
-from ..load.plugins import load_plugins
 from ..load.models import Card, CheckSpec, Game, Part
+from ..load.plugins import load_plugins
 from ..load.source import leaf_paths, manifest_document
+from . import printed
+from .facts import check_table, load_facts, missing_restated
 
 
 @dataclass(frozen=True)

@@ -6,13 +6,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
+from ..draw.ink import low_ink
+from ..draw.templates import make_environment, render
+from ..layout.impose import Face, Item, Page
 from ..load import fonts
 from ..load.geometry import PrintOptions
-from ..layout.impose import Face, Item, Page
-from ..draw.ink import low_ink
-from ..load.plugins import load_plugins
 from ..load.models import Game, Part
-from ..draw.templates import make_environment, render
+from ..load.plugins import load_plugins
 
 SAFE_MARGIN = 3.0  # keep text this far inside the trim line
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from ..files import limits
-from ..load.geometry import PrintOptions
-from ..layout.impose import Face
-from ..load.models import Game, Part
 from ..files.errors import PrintshopError, Problem
-from ..load.source import manifest_document
+from ..layout.impose import Face
 from ..layout.tiles import TilingError, impose_tiles, tile_plan
+from ..load.geometry import PrintOptions
+from ..load.models import Game, Part
+from ..load.source import manifest_document
 from .base import Rendered, base_context, draw
 
 

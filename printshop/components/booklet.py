@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..files import limits
 from ..draw.flow import pages_needed
-from ..load.geometry import PrintOptions, card_size, paper_size
+from ..files import limits
 from ..layout.impose import Face, impose_booklet
+from ..load.geometry import PrintOptions, card_size, paper_size
 from ..load.models import Game, Part
 from .base import Rendered, base_context, draw
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..load.geometry import DEFAULT_BLEED, PrintOptions, card_size
 from ..layout.impose import Face, Item, cards_per_sheet, deck_sheets, impose_single
+from ..load.geometry import DEFAULT_BLEED, PrintOptions, card_size
 from ..load.models import Card, Game, Part
 from .base import SAFE_MARGIN, Rendered, base_context, draw
 

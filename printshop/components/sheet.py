@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..files import limits
 from ..draw.flow import pages_needed
-from ..load.geometry import LABEL_BAND, PrintOptions, paper_size
+from ..files import limits
 from ..layout.impose import Page
+from ..load.geometry import LABEL_BAND, PrintOptions, paper_size
 from ..load.models import Game, Part
 from .base import Rendered, base_context, draw
 

@@ -19,10 +19,10 @@ from jinja2.utils import _PassArg
 from jinja2.sandbox import SecurityError
 
 from ..files import limits
-from . import drawing
-from . import text as textmod
 from ..files.errors import PrintshopError
 from ..files.guard import read_project_file
+from . import drawing
+from . import text as textmod
 from .helpers import fmt, helper_globals
 from .sandbox import FILTER_ESTIMATES, Environment, bounded_filter, finalize
 from .timeouts import TemplateTimeout, deadline

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..files.errors import PrintshopError, Problem
 from ..check.gather import drawing, load_one
+from ..files.errors import PrintshopError, Problem
+from ..files.project import did_you_mean
 from ..layout.impose import Face
 from ..load.models import Card, Game, Part
-from ..files.project import did_you_mean
 
 DECK_KINDS = ("deck", "tokens")
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from ..load.models import Game
 from ..files.project import Project
+from ..load.models import Game
 from . import deck_parts, load_one
 
 

@@ -23,8 +23,8 @@ import yaml
 from ..files import limits
 from ..files.errors import PrintshopError, Problem, Problems
 from ..files.guard import read_project_file
-from ..load.models import Game, Part
 from ..files.project import Project
+from ..load.models import Game, Part
 from . import deck_parts, load_one
 from .decklist import FIELD_PREFIX, _FORMULA_START, flat
 

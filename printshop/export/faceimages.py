@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..load import cache
 from ..files import guard
-from ..write import raster
 from ..files.errors import PrintshopError
 from ..layout.impose import Face
+from ..load import cache
 from ..load.models import Game
+from ..write import raster
 
 FACES_MANIFEST = f"{cache.CACHE_DIR}/faces.json"
 FACE_BYTES = 64 * 1024 * 1024      # a kept face image read back (a 1200 dpi poster is less)

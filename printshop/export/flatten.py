@@ -22,8 +22,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..layout.impose import Face
 from ..draw.ink import SVG_NS, XLINK_NS, hex_colour, parse_colour
+from ..layout.impose import Face
 
 SAMPLE_PER_MM = 1.5       # pixels per mm the background is sampled at
 VARIED = 12 / 255         # a ground pixel this far from the ground's mean is another colour

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..load import cache
 from ..files import limits
-from ..write import raster
 from ..files.errors import PrintshopError, Problem
-from ..load.geometry import PrintOptions
-from ..layout.impose import Face
 from ..files.project import Project
+from ..layout.impose import Face
+from ..load import cache
+from ..load.geometry import PrintOptions
+from ..write import raster
 from . import deck_parts, default_out, drawn_cards, load_one
 from .faceimages import FaceImages, Wanted
 

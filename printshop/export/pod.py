@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..write import raster
-from ..files.errors import PrintshopError, Problem
-from ..load.geometry import PrintOptions, card_size
-from ..layout.impose import Face, Page, Placement, nest
-from ..load.models import Card, Game, Part
-from ..files.project import Project
 from ..draw.text import _fmt
+from ..files.errors import PrintshopError, Problem
+from ..files.project import Project
+from ..layout.impose import Face, Page, Placement, nest
+from ..load.geometry import PrintOptions, card_size
+from ..load.models import Card, Game, Part
+from ..write import raster
 from . import default_out, drawing, load_one, prepress
 from .faceimages import FaceImages, Wanted
 from .preflight import CardSide, card_warnings, gs_binary, pdf_warnings

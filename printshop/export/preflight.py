@@ -15,12 +15,12 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from ..load import fonts
-from ..files import limits
 from ..draw.drawing import multiply, parse_transform
-from ..files.errors import PrintshopError, Problem
-from ..load.models import Game, Part
 from ..draw.text import RUN_CLASS
+from ..files import limits
+from ..files.errors import PrintshopError, Problem
+from ..load import fonts
+from ..load.models import Game, Part
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 TOLERANCE_MM = 0.05         # rounding in the drawing, not a real overshoot

@@ -18,8 +18,8 @@ from ..files.errors import PrintshopError, Problem
 from ..load.models import Game, Part
 from .flatten import VARIED_SHARE, flatten, translucent
 from .preflight import xobjects
-from .shops import OutputIntent
 from .separation import profile_path, separate
+from .shops import OutputIntent
 
 PDFX_VERSION = "PDF/X-1:2003"            # ISO 15930-4: the part; the level is the conformance
 PDFX_CONFORMANCE = "PDF/X-1a:2003"

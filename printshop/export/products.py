@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..load.geometry import card_size, paper_size
 from ..layout.impose import Face
+from ..load.geometry import card_size, paper_size
 from ..load.models import Card, Game, Part
 from . import DECK_KINDS
 from .shops import PAGE_KINDS, SHEET_KINDS, Product, Shop

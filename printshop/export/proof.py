@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..draw import text as textmod
-from . import deck_parts, drawn_cards, load_one
-from ..load.geometry import LABEL_BAND, PrintOptions, paper_size
-from ..layout.impose import Face, Page
-from ..load.models import Game
 from ..files.project import Project
+from ..layout.impose import Face, Page
+from ..load.geometry import LABEL_BAND, PrintOptions, paper_size
+from ..load.models import Game
+from . import deck_parts, drawn_cards, load_one
 
 # Cards may shrink to 5/6 of their size: the 6 pt floor of card text then prints at 5 pt,
 # the smallest size still comfortable to read on paper.

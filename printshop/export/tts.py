@@ -25,15 +25,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from ..write import raster
-from ..load.cache import CACHE_DIR
 from ..components import RENDERERS
 from ..components.base import base_context, draw
 from ..files.errors import PrintshopError, Problem
-from ..load.geometry import PrintOptions, card_size
-from ..layout.impose import Face
-from ..load.models import Card, Game, Part
 from ..files.project import Project
+from ..layout.impose import Face
+from ..load.cache import CACHE_DIR
+from ..load.geometry import PrintOptions, card_size
+from ..load.models import Card, Game, Part
+from ..write import raster
 from . import default_out, drawing, drawn_cards, load_one
 from .faceimages import FaceImages, Wanted
 from .images import face_options, pixels

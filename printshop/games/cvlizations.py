@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..load.models import Card, Game, Part
 from ..check.rules import sheet_text_rule
 from ..draw.helpers import template_global
+from ..load.models import Card, Game, Part
 
 RESOURCES = ("food", "wood", "stone")
 EFFECT_KEYS = ("food", "wood", "stone", "any", "steal", "give", "take", "happiness", "repeat")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..load.models import Card, Game
 from ..check.rules import Finding, rule
+from ..load.models import Card, Game
 from .cvlizations import ORDERS, RESOURCES, Play, orders_of, resolve_actions
 
 IDEAS = "ideas"

@@ -3,8 +3,8 @@ order aid, and the rulebook's worked rounds replayed with the resolver."""
 
 from __future__ import annotations
 
-from ..load.models import Game
 from ..check.rules import Finding, rule
+from ..load.models import Game
 from .cvlizations import (DOUBLING, ORDER_SET_PREFIX, ORDERS, Effect, Order, Play, order_sets,
                           orders_of, reference_set, resolve_actions)
 

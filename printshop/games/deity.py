@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..check.rules import Finding, rule, sheet_text_rule
 from ..files.errors import PrintshopError
 from ..load.models import Card, Game
-from ..check.rules import Finding, rule, sheet_text_rule
 from ..load.source import load_document
 
 POSITIONS = {"left": ("food", "militarism"), "centre": ("population", "resources"),

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..load.models import Card, Game
 from ..check.rules import Finding, rule, sheet_text_rule
+from ..load.models import Card, Game
 
 
 EVENTS = ("Anarchy", "Bandits", "Civil War", "Corruption", "Earthquake", "Epidemic", "Famine",

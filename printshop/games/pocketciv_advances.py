@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..load.models import Card, Game
 from ..check.rules import Finding, rule
+from ..load.models import Card, Game
 from .pocketciv import VISITORS, missing_terms
 
 

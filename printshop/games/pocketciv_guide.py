@@ -4,8 +4,8 @@ modifiers."""
 
 from __future__ import annotations
 
-from ..load.models import Game
 from ..check.rules import Finding, rule
+from ..load.models import Game
 from .pocketciv import EVENT_STEPS, EVENTS, missing_terms
 from .pocketciv_advances import advances_by_id
 

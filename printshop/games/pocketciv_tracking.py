@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..load.models import Game
 from ..check.rules import Finding, rule
+from ..load.models import Game
 from .pocketciv import VISITORS
 from .pocketciv_advances import advances_by_id
 

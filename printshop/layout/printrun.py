@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..load.geometry import PrintOptions
-from .impose import Item, deck_names
 from ..load.models import Game, Part
+from .impose import Item, deck_names
 from .sharing import Laid, Source, gang, share_places, with_empty_backs
 
 # What a component prints on when its manifest names no stock.

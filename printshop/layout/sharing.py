@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..load.geometry import PrintOptions
-from .impose import Item, Page, cards_per_sheet, deck_sheets
 from ..load.models import Game, Part
+from .impose import Item, Page, cards_per_sheet, deck_sheets
 
 
 @dataclass

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING
 
 from ..files import guard, limits
 from ..files.errors import PrintshopError
-from .models import Game, Part
 from ..files.project import PACKAGE_DIR
+from .models import Game, Part
 
 if TYPE_CHECKING:
     from .geometry import PrintOptions

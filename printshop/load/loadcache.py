@@ -32,10 +32,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..files import guard, limits
-from .cache import cache_folder, code_fingerprint, keep, manifest_text, read_kept, trim
 from ..files.errors import PrintshopError
-from .models import Card, Game, Later, Part
 from ..files.project import SHARED_TEMPLATES, GameFolder
+from .cache import cache_folder, code_fingerprint, keep, manifest_text, read_kept, trim
+from .models import Card, Game, Later, Part
 
 VERSION = "printshop-load-1"
 ENTRY_BYTES = 512 * 1024 * 1024

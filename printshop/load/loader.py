@@ -7,9 +7,9 @@ import re
 from pathlib import Path, PurePosixPath
 
 from ..files import guard
+from ..files.errors import PrintshopError, Problem, Problems, control_problem
 from . import fonts
 from . import icons as icon_sets
-from ..files.errors import PrintshopError, Problem, Problems, control_problem
 from .geometry import card_size
 from .models import (ID_PATTERN, Card, CheckSpec, DeckComponent, Game, Manifest, Part)
 from ..files.project import SHARED_TEMPLATES, GameFolder, did_you_mean

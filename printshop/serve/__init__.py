@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Callable
 
 from ..files.errors import PrintshopError, Problem
-from ..load.geometry import PrintOptions
 from ..files.project import Project
+from ..load.geometry import PrintOptions
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 

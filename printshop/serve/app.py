@@ -27,8 +27,8 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
 from ..files.errors import Problem, format_path
-from ..load.geometry import PrintOptions
 from ..files.project import Project
+from ..load.geometry import PrintOptions
 from . import preview
 from .actions import ActionRoutes
 from .api import ApiRoutes

@@ -12,11 +12,11 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
+from ..check.gather import drawing_problem
 from ..components import RENDERERS
 from ..files.errors import Problem
-from ..check.gather import drawing_problem
-from ..load.geometry import PrintOptions
 from ..layout.impose import page_svg
+from ..load.geometry import PrintOptions
 
 PAPERS = ("a4", "letter")
 BACKS = ("duplex", "fold", "none")

@@ -13,16 +13,16 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..build import drawing_problem
+from ..check.failures import drawing_problem
+from ..check.rules import validate
 from ..components import RENDERERS
 from ..components.deck import card_faces
 from ..files.errors import PrintshopError, Problem
-from ..load.geometry import PrintOptions
+from ..files.project import SHARED_TEMPLATES, GameFolder, Project
 from ..layout.impose import Face, page_svg
+from ..load.geometry import PrintOptions
 from ..load.loader import load_game
 from ..load.models import Card, Game, Part
-from ..files.project import SHARED_TEMPLATES, GameFolder, Project
-from ..check.rules import validate
 from .files import NotServed, read_project_file
 
 DECK_KINDS = ("deck", "tokens")

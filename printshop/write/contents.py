@@ -3,14 +3,14 @@ keeps duplex fronts on odd pages; both drawn from the bill of materials and the 
 
 from __future__ import annotations
 
-from ..layout.bom import Bom, bill_of_materials, run_lines
-from ..load.geometry import LABEL_BAND, PrintOptions, paper_size
-from ..load.icons import credits
-from ..layout.impose import Page
-from ..layout.printrun import sentence
-from ..files.project import SHARED_TEMPLATES
 from ..draw.templates import make_environment, render
 from ..draw.text import layout
+from ..files.project import SHARED_TEMPLATES
+from ..layout.bom import Bom, bill_of_materials, run_lines
+from ..layout.impose import Page
+from ..layout.printrun import sentence
+from ..load.geometry import LABEL_BAND, PrintOptions, paper_size
+from ..load.icons import credits
 
 LINE = 3.7          # mm per line of 8.5 pt text
 

@@ -10,8 +10,8 @@ import re
 from functools import lru_cache
 from typing import BinaryIO, Iterable, NamedTuple
 
-from ..load.fonts import use_shipped_fonts
 from ..layout.impose import Page, page_svg
+from ..load.fonts import use_shipped_fonts
 
 
 use_shipped_fonts()

@@ -25,10 +25,10 @@ import math
 import sys
 import threading
 
+from ..draw.render import PT_PER_MM
+from ..layout.impose import Face, Nested, Page
 from . import pdf
 from .faces import Stamps
-from ..layout.impose import Face, Nested, Page
-from ..draw.render import PT_PER_MM
 
 import cairocffi as cairo  # noqa: E402  (after pdf: fontconfig points at the shipped fonts)
 

@@ -11,14 +11,14 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...files.guard import read_project_file
+from ...draw.text import icon_svg
 from ...files.errors import PrintshopError, Problem
-from ...load.loader import load_game
-from ...load.models import Game
+from ...files.guard import read_project_file
 from ...files.output import write_files
 from ...files.project import Project
+from ...load.loader import load_game
+from ...load.models import Game
 from ...load.source import Document
-from ...draw.text import icon_svg
 from .draw import Icon, Palette
 from .generate import check_algorithm, generate
 from .model import dump_map, load_map

@@ -15,8 +15,8 @@ import yaml
 
 from ...files.errors import PrintshopError, Problem
 from ...load.loader import validation_problems
-from ...load.strict import Field, Record, ValidationError, validator
 from ...load.source import Document, parse_yaml
+from ...load.strict import Field, Record, ValidationError, validator
 from .variant import variant_names
 
 ICONS = ("mountain", "volcano", "forest", "farm", "desert", "fault-line")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...load.geometry import LABEL_BAND, paper_size
-from ...layout.impose import Page
 from ...draw.text import text_box
+from ...layout.impose import Page
+from ...load.geometry import LABEL_BAND, paper_size
 from .draw import Icon, Palette, draw_map
 from .model import WorldMap
 from .seed import parse_seed

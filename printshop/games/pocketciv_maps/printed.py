@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from ...load.models import Game
 from ...check.rules import Finding, rule
 from ...draw.helpers import template_global
+from ...load.models import Game
 from .model import WorldMap
 from .scenario import icon_adapter
 from .seed import SeedError, parse_seed

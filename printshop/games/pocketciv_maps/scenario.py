@@ -13,12 +13,12 @@ from typing import Iterable, Literal
 
 from markupsafe import Markup
 
+from ...check.rules import Finding, rule
+from ...draw.helpers import template_global
 from ...files.errors import PrintshopError
 from ...load.models import Game
-from ...check.rules import Finding, rule
 from ...load.source import Document
 from ...load.strict import Field, Record, ValidationError
-from ...draw.helpers import template_global
 from .model import ICONS, WorldMap, map_from_data
 from .seed import SeedError, parse_seed
 
